@@ -1,0 +1,2 @@
+// STUB — replaced by the kernel work.
+public final class EventBus: Sendable {}

@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Apiary
+
+@Test func placeholder() { #expect(TypeCatalog.runtimeLookup("Apiary.TypeCatalog") != nil) }
