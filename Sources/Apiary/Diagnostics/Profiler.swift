@@ -1,0 +1,81 @@
+import Synchronization
+
+/// Records how long every lifecycle hook and every event dispatch took, measured around the real
+/// call (BeeHive's profiler recorded `init` before it ran).
+///
+/// ```swift
+/// let kernel = try Kernel(application: app, modules: modules)
+/// try await kernel.boot()
+/// print(kernel.profiler.table())      // slowest first
+/// print(kernel.profiler.json())       // for tools
+/// ```
+public final class Profiler: Sendable {
+  /// One timed call.
+  public struct Entry: Sendable, Hashable {
+    /// The module name, or the event name for ``Phase/event``.
+    public let subject: String
+    public let phase: Phase
+    public let duration: Duration
+    /// Position in recording order.
+    public let sequence: Int
+  }
+
+  /// What was timed.
+  public enum Phase: String, Sendable, Hashable, CaseIterable {
+    case setUp, start, ready, tearDown, event
+  }
+
+  private let entries = Mutex<[Entry]>([])
+
+  public init() {}
+
+  /// Adds one measurement.
+  public func record(subject: String, phase: Phase, duration: Duration) {
+    entries.withLock { $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count)) }
+  }
+
+  /// Every measurement in recording order.
+  public var recorded: [Entry] { entries.withLock { $0 } }
+
+  /// Measurements, slowest first (ties in recording order).
+  public var slowestFirst: [Entry] {
+    recorded.sorted { ($0.duration, -$0.sequence) > ($1.duration, -$1.sequence) }
+  }
+
+  /// A plain-text table, slowest first.
+  public func table() -> String {
+    let rows = slowestFirst
+    let width = max(7, rows.map(\.subject.count).max() ?? 0)
+    var lines = [pad("subject", width) + "  phase     duration"]
+    for entry in rows {
+      lines.append(pad(entry.subject, width) + "  " + pad(entry.phase.rawValue, 8) + "  "
+        + Self.format(entry.duration))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// A JSON array of `{"subject", "phase", "microseconds"}` objects, slowest first.
+  public func json() -> String {
+    let items = slowestFirst.map { entry in
+      "{\"subject\":\(JSONText.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
+        + "\"microseconds\":\(Self.microseconds(entry.duration))}"
+    }
+    return "[" + items.joined(separator: ",") + "]"
+  }
+
+  static func microseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+  }
+
+  /// `1.234 ms`, `56 µs`, `2.5 s`.
+  static func format(_ duration: Duration) -> String {
+    let micros = microseconds(duration)
+    if micros < 1_000 { return "\(micros) µs" }
+    if micros < 1_000_000 { return "\(Double(micros / 10) / 100) ms" }
+    return "\(Double(micros / 10_000) / 100) s"
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+}

@@ -1,0 +1,54 @@
+/// A parsed command line: positionals, boolean flags and `--name value` options.
+struct Arguments {
+  var positionals: [String] = []
+  var flags: Set<String> = []
+  var options: [String: String] = [:]
+
+  /// Parses `words`, accepting only the given flags and options (`--name value` or
+  /// `--name=value`). Anything else starting with `-` is a usage error.
+  init(_ words: some Sequence<String>, flags allowedFlags: Set<String>, options allowedOptions: Set<String>)
+    throws(UsageError)
+  {
+    var iterator = words.makeIterator()
+    var onlyPositionals = false
+    while let word = iterator.next() {
+      guard !onlyPositionals, word.hasPrefix("-"), word != "-" else {
+        positionals.append(word)
+        continue
+      }
+      if word == "--" {
+        onlyPositionals = true
+        continue
+      }
+      let parts = word.split(separator: "=", maxSplits: 1)
+      let name = String(parts[0])
+      if allowedFlags.contains(name), parts.count == 1 {
+        flags.insert(name)
+      } else if allowedOptions.contains(name) {
+        if parts.count == 2 {
+          options[name] = String(parts[1])
+        } else if let value = iterator.next() {
+          options[name] = value
+        } else {
+          throw UsageError("option \(name) needs a value")
+        }
+      } else {
+        throw UsageError("unknown option '\(word)'")
+      }
+    }
+  }
+
+  /// At most `count` positionals are accepted.
+  func positionals(atMost count: Int) throws(UsageError) -> [String] {
+    guard positionals.count <= count else {
+      throw UsageError("unexpected argument '\(positionals[count])'")
+    }
+    return positionals
+  }
+}
+
+/// A command line that does not parse; the host prints it with the usage and exits with 2.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
