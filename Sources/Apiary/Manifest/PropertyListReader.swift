@@ -52,8 +52,13 @@ enum PropertyListReader {
     switch value {
     case let value as String:
       return make(.string(value))
-    case let value as Bool where type(of: value) == Bool.self:
-      return make(.bool(value))
+    // Check the dynamic type first: on Linux an integer also casts to `Bool`.
+    case _ where type(of: value) == Bool.self:
+      return make(.bool(value as? Bool ?? false))
+    case _ where type(of: value) == Int.self:
+      return make(.int(value as? Int ?? 0))
+    case _ where type(of: value) == Double.self:
+      return make(.double(value as? Double ?? 0))
     case let number as NSNumber:
       let objCType = String(cString: number.objCType)
       if objCType == "d" || objCType == "f" { return make(.double(number.doubleValue)) }
