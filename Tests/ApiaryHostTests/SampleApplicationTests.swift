@@ -48,7 +48,7 @@ import Testing
       ["call", "notebook://notes/create?title=Hello&body=first%20note", "--manifests", HostProcess.manifests],
       in: directory)
     #expect(created.status == 0, "\(created.stderr)")
-    #expect(created.stdout.contains("\"title\" : \"Hello\""), "\(created.stdout)")
+    #expect(created.stdout.contains("\"title\":\"Hello\""), "\(created.stdout)")
     // The store persisted it in the data directory; a second process sees it.
     let listed = try HostProcess.run(
       ["call", "notebook://notes/list", "--manifests", HostProcess.manifests], in: directory)

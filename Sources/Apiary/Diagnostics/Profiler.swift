@@ -57,7 +57,7 @@ public final class Profiler: Sendable {
   /// A JSON array of `{"subject", "phase", "microseconds"}` objects, slowest first.
   public func json() -> String {
     let items = slowestFirst.map { entry in
-      "{\"subject\":\(JSONText.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
+      "{\"subject\":\(JSONString.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
         + "\"microseconds\":\(Self.microseconds(entry.duration))}"
     }
     return "[" + items.joined(separator: ",") + "]"

@@ -104,11 +104,17 @@ public enum WrapperGenerator {
     if action.parameters.isEmpty {
       lines.append("    try await invoke(\(literal(action.name)), [:])")
     } else {
-      lines.append("    var params: [String: any Sendable] = [:]")
-      for parameter in action.parameters {
-        lines.append("    params[\(literal(parameter.name))] = \(SwiftName.member(parameter.name))")
+      // The local dictionary must not shadow a parameter of the same name.
+      var local = "params"
+      while action.parameters.contains(where: { SwiftName.member($0.name) == local }) {
+        local += "_"
       }
-      lines.append("    return try await invoke(\(literal(action.name)), params)")
+      lines.append("    var \(local): [String: any Sendable] = [:]")
+      for parameter in action.parameters {
+        lines.append(
+          "    \(local)[\(literal(parameter.name))] = \(SwiftName.member(parameter.name))")
+      }
+      lines.append("    return try await invoke(\(literal(action.name)), \(local))")
     }
     lines.append("  }")
     return lines
