@@ -18,14 +18,14 @@ final class LoggingModule: Module {
     context.mediator.intercept(
       .global,
       .after { call, outcome in
-      let key = "\(call.target).\(call.action)"
-      switch outcome {
-      case .success:
-        metrics.record(key, failed: false)
-        logger.debug("call \(key) ok", module: "mediator")
-      case .failure(let error):
-        metrics.record(key, failed: true)
-        logger.warning("call \(key) failed: \(error)", module: "mediator")
+        let key = "\(call.target).\(call.action)"
+        switch outcome {
+        case .success:
+          metrics.record(key, failed: false)
+          logger.debug("call \(key) ok", module: "mediator")
+        case .failure(let error):
+          metrics.record(key, failed: true)
+          logger.warning("call \(key) failed: \(error)", module: "mediator")
         }
       })
   }

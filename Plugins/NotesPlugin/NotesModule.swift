@@ -8,6 +8,7 @@ final class NotesModule: Module {
 
   func ready(_ context: ModuleContext) async {
     let count = (try? context.container.resolve((any NoteStore).self).all().count) ?? 0
-    try? context.container.resolve((any Logger).self).info("\(count) notes ready", module: context.name)
+    try? context.container.resolve((any Logger).self).info(
+      "\(count) notes ready", module: context.name)
   }
 }

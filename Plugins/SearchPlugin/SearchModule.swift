@@ -25,7 +25,9 @@ final class SearchModule: Module {
 
   func start(_ context: ModuleContext) async throws {
     for item in try await context.mediator.notes.list(pinnedOnly: false) {
-      guard let fields = item as? [String: any Sendable], let id = fields["id"] as? Int, let title = fields["title"] as? String else { continue }
+      guard let fields = item as? [String: any Sendable], let id = fields["id"] as? Int,
+        let title = fields["title"] as? String
+      else { continue }
       index.add(Note(id: id, title: title, body: fields["body"] as? String ?? ""))
     }
   }

@@ -10,15 +10,15 @@ import Testing
     let directory = try HostProcess.manifests([
       "app.json": Self.app,
       "modules/a.json": """
-        {
-          "schemaVersion": 1,
-          "modules": [
-            {"name": "a", "type": "LoggingPlugin.LoggingModule", "priorty": 3},
-            {"name": "b", "type": "NotesPlugin.NotesModul", "dependencies": ["zzz"]},
-            {"name": "c", "type": "LoggingPlugin.LoggingModule", "priority": "high"}
-          ]
-        }
-        """,
+      {
+        "schemaVersion": 1,
+        "modules": [
+          {"name": "a", "type": "LoggingPlugin.LoggingModule", "priorty": 3},
+          {"name": "b", "type": "NotesPlugin.NotesModul", "dependencies": ["zzz"]},
+          {"name": "c", "type": "LoggingPlugin.LoggingModule", "priority": "high"}
+        ]
+      }
+      """,
       "modules/b.json": "{\"schemaVersion\": 1, \"modules\": [ {\"name\": \"d\" ",
     ])
     let result = try HostProcess.run(["validate", directory.path])
@@ -39,12 +39,12 @@ import Testing
     let directory = try HostProcess.manifests([
       "app.json": Self.app,
       "modules/m.json": """
-        {"schemaVersion": 1, "modules": [
-          {"name": "a", "type": "LoggingPlugin.LoggingModule", "dependencies": ["b"]},
-          {"name": "b", "type": "LoggingPlugin.LoggingModule", "dependencies": ["c"]},
-          {"name": "c", "type": "LoggingPlugin.LoggingModule", "dependencies": ["a"]}
-        ]}
-        """,
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "LoggingPlugin.LoggingModule", "dependencies": ["b"]},
+        {"name": "b", "type": "LoggingPlugin.LoggingModule", "dependencies": ["c"]},
+        {"name": "c", "type": "LoggingPlugin.LoggingModule", "dependencies": ["a"]}
+      ]}
+      """,
     ])
     let result = try HostProcess.run(["validate", directory.path])
     #expect(result.status == 1)

@@ -22,16 +22,20 @@ import Testing
       """
     let result = try HostProcess.run(["run", "--manifests", HostProcess.manifests], input: input)
     #expect(result.status == 0, "\(result.stderr)")
-    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
     #expect(lines[0].contains("\"title\":\"Buy milk\""), "\(lines)")
     #expect(lines[0].contains("\"pinned\":true"))
     #expect(lines[1].contains("\"id\":2"))
     #expect(lines[2].contains("Buy milk"))
     #expect(!lines[2].contains("Call mum"))
-    #expect(lines[3].hasPrefix("error:") && lines[3].contains("remote"), "local-only refused: \(lines[3])")
+    #expect(
+      lines[3].hasPrefix("error:") && lines[3].contains("remote"), "local-only refused: \(lines[3])"
+    )
     #expect(lines[4].hasPrefix("error:") && lines[4].contains("id"), "bad int refused: \(lines[4])")
     #expect(lines[5].hasPrefix("error:") && lines[5].contains("nowhere"), "not found: \(lines[5])")
-    #expect(lines[6].hasPrefix("error:") && lines[6].contains("scheme"), "wrong scheme: \(lines[6])")
+    #expect(
+      lines[6].hasPrefix("error:") && lines[6].contains("scheme"), "wrong scheme: \(lines[6])")
     #expect(lines[7].contains("ignored by [search]"), "payload without note: \(lines[7])")
     #expect(result.stdout.contains("search       running"))
 
@@ -45,7 +49,10 @@ import Testing
   @Test func callPerformsOneRemoteCallAndPrintsJSON() throws {
     let directory = HostProcess.temporaryDirectory()
     let created = try HostProcess.run(
-      ["call", "notebook://notes/create?title=Hello&body=first%20note", "--manifests", HostProcess.manifests],
+      [
+        "call", "notebook://notes/create?title=Hello&body=first%20note", "--manifests",
+        HostProcess.manifests,
+      ],
       in: directory)
     #expect(created.status == 0, "\(created.stderr)")
     #expect(created.stdout.contains("\"title\":\"Hello\""), "\(created.stdout)")
@@ -82,9 +89,14 @@ import Testing
   }
 
   @Test func inspectListsBindingsTargetsAndEvents() throws {
-    let result = try HostProcess.run(["inspect", HostProcess.manifests], in: HostProcess.temporaryDirectory())
+    let result = try HostProcess.run(
+      ["inspect", HostProcess.manifests], in: HostProcess.temporaryDirectory())
     #expect(result.status == 0, "\(result.stderr)")
-    for expected in ["NoteStore", "Logger", "notes/create", "remote", "search/query", "note.saved", "logging"] {
+    for expected in [
+      "NotebookKit.NoteStore [singleton", "NotebookKit.Logger [singleton", "owner store",
+      "create(title: string", "[remote]", "delete(id: int) -> object [local]", "query(q: string",
+      "note.saved     search",
+    ] {
       #expect(result.stdout.contains(expected), "inspect shows \(expected)")
     }
   }
@@ -95,6 +107,9 @@ import Testing
     let committed = try String(
       contentsOf: HostProcess.root.appendingPathComponent(
         "Plugins/NotebookKit/Generated/MediatorClients.swift"), encoding: .utf8)
-    #expect(result.stdout == committed, "run `swift run apiary generate --output Plugins/NotebookKit/Generated/MediatorClients.swift`")
+    #expect(
+      result.stdout == committed,
+      "run `swift run apiary generate --output Plugins/NotebookKit/Generated/MediatorClients.swift`"
+    )
   }
 }

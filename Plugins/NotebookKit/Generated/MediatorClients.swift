@@ -24,12 +24,12 @@ public struct DiagnosticsClient: Sendable {
     params: (any Sendable)? = nil,
     origin: String? = nil,
   ) async throws -> (any Sendable)? {
-    var params_: [String: any Sendable] = [:]
-    params_["target"] = target
-    params_["action"] = action
-    params_["params"] = params
-    params_["origin"] = origin
-    return try await invoke("notFound", params_)
+    var params2: [String: any Sendable] = [:]
+    params2["target"] = target
+    params2["action"] = action
+    params2["params"] = params
+    params2["origin"] = origin
+    return try await invoke("notFound", params2)
   }
 
   private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws -> R {

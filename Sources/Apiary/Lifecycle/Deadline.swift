@@ -8,7 +8,8 @@ enum Deadline {
     seconds: Double, _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
     let race = Race()
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
       race.begin(continuation)
       let work = Task {
         do {
@@ -28,7 +29,9 @@ enum Deadline {
 
   /// Resumes the continuation exactly once, whichever side finishes first.
   private final class Race: Sendable {
-    private let state = Mutex<(CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?, Bool)>(
+    private let state = Mutex<
+      (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?, Bool)
+    >(
       (nil, nil, false))
 
     func begin(_ continuation: CheckedContinuation<Void, any Error>) {
@@ -47,10 +50,14 @@ enum Deadline {
 
     @discardableResult
     func finish(_ result: Result<Void, any Error>) -> Bool {
-      let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?) in
+      let (continuation, cleanup) = state.withLock {
+        state -> (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?) in
         guard !state.2 else { return (nil, nil) }
         state.2 = true
-        defer { state.0 = nil; state.1 = nil }
+        defer {
+          state.0 = nil
+          state.1 = nil
+        }
         return (state.0, state.1)
       }
       guard let continuation else { return false }

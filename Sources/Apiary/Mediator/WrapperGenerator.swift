@@ -106,8 +106,10 @@ public enum WrapperGenerator {
     } else {
       // The local dictionary must not shadow a parameter of the same name.
       var local = "params"
+      var suffix = 1
       while action.parameters.contains(where: { SwiftName.member($0.name) == local }) {
-        local += "_"
+        suffix += 1
+        local = "params\(suffix)"
       }
       lines.append("    var \(local): [String: any Sendable] = [:]")
       for parameter in action.parameters {
