@@ -27,7 +27,10 @@ public enum ContainerError: Error, CustomStringConvertible {
     switch self {
     case .notBound(let key, let nearby):
       let suggestions = nearby.suggestions
-      return "no binding for \(key); "
+      let hint =
+        key.typeName.hasPrefix("Swift.Optional<")
+        ? " (an Optional was inferred: write resolve(Wrapped.self) or use optional(_:))" : ""
+      return "no binding for \(key)\(hint); "
         + (suggestions.isEmpty
           ? "the container has no bindings near it; register one or declare it in a manifest"
           : "registered nearby: " + suggestions.joined(separator: ", "))

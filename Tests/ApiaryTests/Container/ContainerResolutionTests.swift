@@ -100,3 +100,10 @@ final class DILazyHolder: Sendable {
   let other: Lazy<DILazyHolder>
   init(other: Lazy<DILazyHolder>) { self.other = other }
 }
+
+@Test func inferredOptionalGetsAHint() {
+  let error = #expect(throws: ContainerError.self) {
+    let _: DIThing? = try Container().resolve()
+  }
+  #expect(error?.description.contains("an Optional was inferred") == true)
+}
