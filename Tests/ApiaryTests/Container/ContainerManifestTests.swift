@@ -41,8 +41,10 @@ import Testing
     var entry = service(scope: .transient)
     entry.name = "scratch"
     try c.bind(entry)
-    #expect(try c.resolve((any DIStore).self, name: "scratch") !== c.resolve(
-      (any DIStore).self, name: "scratch"))
+    #expect(
+      try c.resolve((any DIStore).self, name: "scratch")
+        !== c.resolve(
+          (any DIStore).self, name: "scratch"))
   }
 
   @Test func mismatchIsReportedOnFirstResolveNamingBoth() throws {

@@ -79,7 +79,8 @@ import Testing
     let c = Container()
     try c.register((any DIStore).self) { _ in DIMemoryStore() }
     let error = #expect(throws: ContainerError.self) { try c.inject(into: DIController()) }
-    #expect(error?.description.hasPrefix("no binding for ApiaryTests.DILogger named \"audit\"") == true)
+    #expect(
+      error?.description.hasPrefix("no binding for ApiaryTests.DILogger named \"audit\"") == true)
   }
 
   @Test func failedResolveBuildsNoSuggestionsUntilPrinted() throws {
@@ -88,9 +89,13 @@ import Testing
       try c.register(DIThing.self, name: "n\(index)") { _ in DIThing(id: index) }
     }
     // Throwing keeps only references; `nearby` does the work when asked.
-    guard case .notBound(let key, let nearby)? = #expect(throws: ContainerError.self, performing: {
-      try c.resolve(DIThing.self, name: "n9999")
-    }) else { return }
+    guard
+      case .notBound(let key, let nearby)? = #expect(
+        throws: ContainerError.self,
+        performing: {
+          try c.resolve(DIThing.self, name: "n9999")
+        })
+    else { return }
     #expect(key.name == "n9999")
     #expect(nearby.suggestions.count == 3)
   }
