@@ -49,11 +49,12 @@ enum PropertyListReader {
     func make(_ value: ManifestNode.Value) -> ManifestNode {
       ManifestNode(value: value, line: 0, column: 0)
     }
+    // Foundation gives real `Bool`s for <true/> and <false/>, and NSNumbers (which also cast
+    // to Bool) for numbers, so the dynamic type decides.
+    if type(of: value) == Bool.self, let flag = value as? Bool { return make(.bool(flag)) }
     switch value {
     case let value as String:
       return make(.string(value))
-    case let value as Bool where type(of: value) == Bool.self:
-      return make(.bool(value))
     case let number as NSNumber:
       let objCType = String(cString: number.objCType)
       if objCType == "d" || objCType == "f" { return make(.double(number.doubleValue)) }
