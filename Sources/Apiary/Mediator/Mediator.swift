@@ -192,7 +192,7 @@ public final class Mediator: Sendable {
   /// Calls a synchronous or `async` action; see the synchronous overload.
   ///
   /// ```swift
-  /// let notes = try await mediator.perform(target: "search", action: "query", params: ["text": "x"])
+  /// let hits = try await mediator.perform(target: "search", action: "query", params: ["q": "x"])
   /// ```
   @discardableResult
   public func perform(

@@ -39,7 +39,7 @@ public struct Parameters: Sendable {
     return value
   }
 
-  /// The value at `key` as a `V`, or `fallback` when it is missing; throws when it has another type.
+  /// The value at `key` as a `V`, or `fallback` when it is missing; throws on another type.
   public func value<V>(_ key: String, default fallback: V) throws(MediatorError) -> V {
     values[key] == nil ? fallback : try value(key, as: V.self)
   }

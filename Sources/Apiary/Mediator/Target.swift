@@ -10,7 +10,7 @@
 ///   init(context: ModuleContext) throws { store = try context.container.resolve(NoteStore.self) }
 ///
 ///   static let actions: ActionTable<NotesTarget> = [
-///     "create": .sync { target, params in try target.store.create(title: params.string("title")) },
+///     "create": .sync { target, params in try target.store.create(params.string("title")) },
 ///     "list": .async { target, _ in await target.store.all() },
 ///   ]
 /// }

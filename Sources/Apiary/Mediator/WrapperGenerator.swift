@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// let source = WrapperGenerator.swiftSource(for: manifest.targets)
-/// try source.write(toFile: "Sources/App/Generated/Clients.swift", atomically: true, encoding: .utf8)
+/// try source.write(toFile: "Generated/Clients.swift", atomically: true, encoding: .utf8)
 /// ```
 public enum WrapperGenerator {
   /// Access level of the generated declarations.
@@ -66,7 +66,8 @@ public enum WrapperGenerator {
     }
     lines += [
       "",
-      "  private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws -> R {",
+      "  private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws"
+        + " -> R {",
       "    try await mediator.perform(",
       "      target: \(literal(target.name)), action: action, params: params, as: R.self)",
       "  }",
