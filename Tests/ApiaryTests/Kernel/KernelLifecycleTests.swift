@@ -89,10 +89,8 @@ import Testing
       Fixture.module(
         "sleeper", journal: journal, isOptional: true, timeout: 0.2, config: ["hang": "start"]),
     ])
-    let clock = ContinuousClock()
-    let began = clock.now
+    // Had the kernel waited for the spinner, its start would have succeeded after 2 s.
     try await kernel.boot()
-    #expect(clock.now - began < .seconds(1.9))
     guard case .failed(.start, let reason)? = await kernel.state(of: "sleeper") else {
       Issue.record("sleeper should have failed in start")
       return
