@@ -40,10 +40,12 @@ public enum WrapperGenerator {
       for (index, target) in sorted.enumerated() {
         if index > 0 { lines.append("") }
         let type = SwiftName.type(target.name) + "Client"
-        lines += [
-          "  /// Typed calls to the `\(target.name)` target.",
-          "  \(access)var \(SwiftName.member(target.name)): \(type) { \(type)(mediator: self) }",
-        ]
+        let head = "  \(access)var \(SwiftName.member(target.name)): \(type) {"
+        let body = "\(type)(mediator: self)"
+        lines.append("  /// Typed calls to the `\(target.name)` target.")
+        lines +=
+          (head + " \(body) }").count <= 100
+          ? [head + " \(body) }"] : [head, "    " + body, "  }"]
       }
       lines.append("}")
     }
@@ -55,12 +57,15 @@ public enum WrapperGenerator {
     var lines = [
       "/// Typed calls to the `\(target.name)` target.",
       "\(access)struct \(type): Sendable {",
-      "  \(access)let mediator: Mediator",
+      "  /// The target's name in manifests and URLs.",
+      "  \(access)static let target = \(literal(target.name))",
       "",
-      "  \(access)init(mediator: Mediator) {",
-      "    self.mediator = mediator",
-      "  }",
+      "  \(access)let mediator: Mediator",
     ]
+    // An internal memberwise initializer is synthesized; others must be written.
+    if !access.isEmpty {
+      lines += ["", "  \(access)init(mediator: Mediator) {", "    self.mediator = mediator", "  }"]
+    }
     for action in target.actions {
       lines += [""] + method(for: action, target: target.name, access: access)
     }
@@ -68,8 +73,11 @@ public enum WrapperGenerator {
       "",
       "  private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws"
         + " -> R {",
-      "    try await mediator.perform(",
-      "      target: \(literal(target.name)), action: action, params: params, as: R.self)",
+    ]
+    lines.append(
+      "    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)"
+    )
+    lines += [
       "  }",
       "}",
     ]
@@ -79,7 +87,7 @@ public enum WrapperGenerator {
   private static func method(for action: ActionManifest, target: String, access: String)
     -> [String]
   {
-    var lines = ["  /// " + (action.summary ?? "Calls `\(target)/\(action.name)`.")]
+    var lines = comment(action.summary ?? "Calls `\(target)/\(action.name)`.")
     let arguments = action.parameters.map { parameter in
       let name = SwiftName.member(parameter.name)
       let type = swiftType(parameter.kind)
@@ -121,6 +129,20 @@ public enum WrapperGenerator {
     }
     lines.append("  }")
     return lines
+  }
+
+  /// A doc comment wrapped to fit 100 columns at two spaces of indentation.
+  private static func comment(_ text: String) -> [String] {
+    var lines: [String] = []
+    var line = "  ///"
+    for word in text.split(whereSeparator: \.isWhitespace) {
+      if line.count + 1 + word.count > 100, line != "  ///" {
+        lines.append(line)
+        line = "  ///"
+      }
+      line += " " + word
+    }
+    return lines + [line]
   }
 
   private static func swiftType(_ kind: ParameterManifest.Kind) -> String {

@@ -171,3 +171,6 @@ func asyncMediatorError(_ body: () async throws -> Any?) async -> MediatorError?
     return nil
   }
 }
+
+/// Runs `body` in a synchronous closure, so async tests reach the synchronous overloads.
+func synchronously<T>(_ body: () throws -> T) rethrows -> T { try body() }
