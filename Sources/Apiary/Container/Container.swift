@@ -283,6 +283,11 @@ public final class Container: Sendable {
     resolver.provider(type, name: name)
   }
 
+  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    try resolver.make(type)
+  }
+
   /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.
   public func inject(into object: AnyObject) throws(ContainerError) {
     try resolver.inject(into: object)

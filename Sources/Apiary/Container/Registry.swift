@@ -105,21 +105,26 @@ final class Registry: @unchecked Sendable {
   // MARK: Registering
 
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
-    family.lock.lock()
-    defer { family.lock.unlock() }
-    if !override, let existing = table[binding.key] {
-      throw .duplicate(binding.serviceKey, existingOwner: existing.owner, newOwner: binding.owner)
+    lock.lock()
+    let previous = table[binding.key]
+    if !override, let previous {
+      lock.unlock()
+      throw .duplicate(binding.serviceKey, existingOwner: previous.owner, newOwner: binding.owner)
     }
     table[binding.key] = binding
+    lock.unlock()
+    // A replaced singleton is released here, outside the lock: its deinit may run module code.
+    withExtendedLifetime(previous) {}
   }
 
   /// Removes `owner`'s bindings; their instances are released once nobody else holds them.
   func removeAll(ownedBy owner: String) {
-    family.lock.lock()
+    lock.lock()
     let removed = table.filter { $0.value.owner == owner }
     for key in removed.keys { table[key] = nil }
-    family.lock.unlock()
-    _ = removed  // released here, outside the lock: deinitializers may run module code
+    lock.unlock()
+    // Released here, outside the lock: deinitializers may run module code.
+    withExtendedLifetime(removed) {}
   }
 
   /// A registry holding this chain's bindings (children's win) minus `owners`' bindings.

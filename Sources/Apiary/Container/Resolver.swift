@@ -54,6 +54,21 @@ public struct Resolver: Sendable {
     Provider(resolver: self, name: name)
   }
 
+  /// A new instance of an ``Injectable`` class that need not be registered (objection builds
+  /// unregistered classes the same way), with its ``Injected`` properties filled.
+  ///
+  /// ```swift
+  /// let controller = try resolver.make(NotesController.self)
+  /// ```
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    let instance: T
+    do { instance = try T(resolver: self) } catch {
+      throw (error as? ContainerError) ?? .factoryFailed(ServiceKey(T.self), underlying: error)
+    }
+    try inject(into: instance)
+    return instance
+  }
+
   /// Fills `object`'s ``Injected`` properties (its superclasses' too), then calls its
   /// ``InjectionAware/didInject(_:)`` hook.
   public func inject(into object: AnyObject) throws(ContainerError) {
