@@ -13,7 +13,7 @@
 /// other threads register. A resolve that finds a built instance takes one short lock; building
 /// a singleton or weak instance holds a family-wide construction lock so it happens once.
 public final class Container: Sendable {
-  let registry: Registry
+  @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
   let owner: String?
   /// Whether registrations through this view replace existing keys (derived containers).
@@ -245,6 +245,7 @@ public final class Container: Sendable {
   /// ```swift
   /// let store: any NoteStore = try container.resolve()
   /// ```
+  @inlinable
   public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T
   {
@@ -252,6 +253,7 @@ public final class Container: Sendable {
   }
 
   /// The instance of a binding registered with runtime arguments of these types.
+  @inlinable
   public func resolve<T, each A>(
     _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
   ) throws(ContainerError) -> T {
@@ -259,6 +261,7 @@ public final class Container: Sendable {
   }
 
   /// The instance, or nil when nothing is bound.
+  @inlinable
   public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T?
   {
@@ -278,6 +281,11 @@ public final class Container: Sendable {
   /// A ``Provider`` that resolves on every `get()`.
   public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
     resolver.provider(type, name: name)
+  }
+
+  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    try resolver.make(type)
   }
 
   /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.
