@@ -1,18 +1,13 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// Where the host writes: results to standard output, logs and errors to standard error.
 enum Output {
   static func out(_ text: String) {
-    print(text)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
   }
 
   static func err(_ text: String) {
-    fputs(text + "\n", stderr)
+    FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }
 

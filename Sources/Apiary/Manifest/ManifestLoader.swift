@@ -1,15 +1,162 @@
-// STUB — replaced by the manifest loader branch.
-public struct ManifestSet: Sendable {
-  public var application: ApplicationManifest?
-  public var modules: [ModuleManifest]
-  public var problems: [ManifestProblem]
-  public var files: [String]
-}
+import Foundation
 
+/// Loads and validates an application's manifests.
+///
+/// A manifests directory holds `app.json` (or `app.plist`), the ``ApplicationManifest``. Its
+/// `modules` key lists files or directories relative to it (default `["modules"]`); a directory
+/// contributes every `*.json` and `*.plist` file directly in it, sorted by name. Each module file
+/// is `{"schemaVersion": 1, "modules": [...]}` (see ``ModuleManifest``); a BeeHive property list
+/// with a top-level `moduleClasses` array is read too. JSON and XML or binary property lists are
+/// told apart by extension (`.plist`) or by content.
+///
+/// Loading never throws and never stops at the first problem: every problem in every file is in
+/// ``ManifestSet/problems``, with file, line, column and key path.
+///
+/// ```swift
+/// let catalog = TypeCatalog()
+/// let set = ManifestLoader(catalog: catalog).load(directory: "Manifests")
+/// for problem in set.problems { print(problem) }
+/// // Manifests/modules/notes.json:6:19 modules[0].priorty: unknown key 'priorty' (did you mean 'priority'?)
+/// ```
 public struct ManifestLoader: Sendable {
-  let catalog: TypeCatalog
-  public init(catalog: TypeCatalog) { self.catalog = catalog }
+  public let catalog: TypeCatalog
+
+  public init(catalog: TypeCatalog) {
+    self.catalog = catalog
+  }
+
+  /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
+  /// the whole set with ``validate(application:modules:catalog:)``.
   public func load(directory: String) -> ManifestSet {
-    ManifestSet(application: nil, modules: [], problems: [], files: [])
+    let files = FileManager.default
+    let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
+    guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
+      return ManifestSet(problems: [
+        ManifestProblem(
+          .unreadable, at: SourceLocation(file: directory),
+          "no application manifest: expected app.json or app.plist in this directory")
+      ])
+    }
+    var set = ManifestSet(files: [appFile])
+    let modulePaths: [(path: String, location: SourceLocation)]
+    switch Self.read(appFile) {
+    case .failure(let problem):
+      set.problems.append(problem)
+      modulePaths = []
+    case .success(let data):
+      let decoded = Self.decodeApplication(data, file: appFile)
+      set.application = decoded.application
+      set.problems += decoded.problems
+      modulePaths = decoded.modulePaths
+    }
+    let base = (appFile as NSString).deletingLastPathComponent
+    var seen: Set<String> = []
+    for (path, location) in modulePaths {
+      for file in Self.moduleFiles(at: Self.join(base, path), location, &set.problems)
+      where seen.insert(file).inserted {
+        set.files.append(file)
+        let decoded = decodeModules(file: file)
+        set.modules += decoded.modules
+        set.problems += decoded.problems
+      }
+    }
+    set.problems += Self.validate(
+      application: set.application, modules: set.modules, catalog: catalog)
+    return set
+  }
+
+  /// Reads one module manifest file without cross-validation (the kernel validates modules
+  /// added at run time together with those already loaded).
+  public func decodeModules(file: String) -> ManifestSet {
+    switch Self.read(file) {
+    case .failure(let problem): ManifestSet(problems: [problem], files: [file])
+    case .success(let data): Self.decodeModules(data, file: file)
+    }
+  }
+
+  /// Decodes the module manifest file `data`, naming it `file` in problems; no cross-validation.
+  ///
+  /// ```swift
+  /// let set = ManifestLoader.decodeModules(Data(json.utf8), file: "notes.json")
+  /// ```
+  public static func decodeModules(_ data: Data, file: String) -> ManifestSet {
+    let (root, problems) = parse(data, file: file)
+    var decoder = ManifestDecoder(file: file)
+    let modules = root.map { decoder.moduleFile($0) } ?? []
+    return ManifestSet(modules: modules, problems: problems + decoder.problems, files: [file])
+  }
+
+  /// Decodes the application manifest `data`, naming it `file` in problems. `modulePaths` are
+  /// the module locations it lists, with where each was written.
+  static func decodeApplication(_ data: Data, file: String) -> (
+    application: ApplicationManifest?, modulePaths: [(path: String, location: SourceLocation)],
+    problems: [ManifestProblem]
+  ) {
+    let (root, problems) = parse(data, file: file)
+    guard let root else { return (nil, [], problems) }
+    var decoder = ManifestDecoder(file: file)
+    let (application, modulePaths) = decoder.application(root)
+    return (application, modulePaths, problems + decoder.problems)
+  }
+
+  /// Cross-checks modules: duplicate names, unknown, disabled and self dependencies, dependency
+  /// cycles (`a → b → c → a`), unresolvable types and non-module types, duplicate targets,
+  /// actions, parameters and services, parameter defaults. The kernel calls this again when
+  /// modules are added at run time, with the loaded modules and the new ones together.
+  ///
+  /// ```swift
+  /// let problems = ManifestLoader.validate(
+  ///   application: set.application, modules: set.modules + added, catalog: catalog)
+  /// ```
+  public static func validate(
+    application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
+  ) -> [ManifestProblem] {
+    ManifestValidator.validate(application: application, modules: modules, catalog: catalog)
+  }
+
+  // MARK: Files
+
+  /// Parses JSON or a property list into a positioned tree.
+  static func parse(_ data: Data, file: String) -> (
+    root: ManifestNode?, problems: [ManifestProblem]
+  ) {
+    let isPropertyList =
+      file.hasSuffix(".plist") || data.withUnsafeBytes(PropertyListReader.looksLikePropertyList)
+    if isPropertyList { return PropertyListReader.parse(data, file: file) }
+    return data.withUnsafeBytes { JSONParser.parse($0, file: file) }
+  }
+
+  static func read(_ file: String) -> Result<Data, ManifestProblem> {
+    if let data = FileManager.default.contents(atPath: file) { return .success(data) }
+    return .failure(
+      ManifestProblem(.unreadable, at: SourceLocation(file: file), "cannot read this file"))
+  }
+
+  /// The module files `path` stands for: itself, or the `*.json` and `*.plist` files in it.
+  static func moduleFiles(
+    at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
+  ) -> [String] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      problems.append(
+        ManifestProblem(
+          .unreadable, at: location, "no such file or directory: \(path)"))
+      return []
+    }
+    guard isDirectory.boolValue else { return [path] }
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+      problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
+      return []
+    }
+    return
+      names
+      .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
+      .sorted()
+      .map { join(path, $0) }
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    if name.hasPrefix("/") || directory.isEmpty { return name }
+    return directory.hasSuffix("/") ? directory + name : "\(directory)/\(name)"
   }
 }

@@ -1,0 +1,48 @@
+/// One binding as `apiary inspect` shows it.
+///
+/// ```swift
+/// for info in container.bindings {
+///   print(info.key, info.scope, info.owner ?? "application", info.kind)
+/// }
+/// ```
+public struct BindingInfo: Sendable, CustomStringConvertible {
+  /// How a binding produces its instance.
+  public enum Kind: Sendable, CustomStringConvertible {
+    /// A fixed instance.
+    case instance
+    /// A factory closure.
+    case factory
+    /// A ``ServiceProvider`` object.
+    case provider
+    /// The instance of another binding, exposed under this key as well.
+    case alias(of: ServiceKey)
+    /// A manifest `services` entry naming an ``Injectable`` implementation.
+    case manifest(implementation: String)
+
+    public var description: String {
+      switch self {
+      case .instance: "instance"
+      case .factory: "factory"
+      case .provider: "provider"
+      case .alias(let target): "alias of \(target)"
+      case .manifest(let implementation): "manifest → \(implementation)"
+      }
+    }
+  }
+
+  public let key: ServiceKey
+  public let scope: Scope
+  /// The module that registered it, or nil for the application.
+  public let owner: String?
+  public let kind: Kind
+  public let isEager: Bool
+  /// Whether a shared (singleton or weak) instance currently exists.
+  public let isBuilt: Bool
+  /// Where a manifest declared it.
+  public let source: SourceLocation?
+
+  public var description: String {
+    "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")] "
+      + "\(kind), owner \(owner ?? "application")"
+  }
+}

@@ -1,0 +1,50 @@
+/// A property filled by the container, for classes that cannot take their dependencies in an
+/// initializer. ``Resolver/inject(into:)`` fills it (manifest services are injected
+/// automatically after `init(resolver:)`).
+///
+/// ```swift
+/// final class NotesController {
+///   @Injected var store: any NoteStore
+///   @Injected(name: "audit") var log: any Logger
+/// }
+/// let controller = NotesController()
+/// try context.container.inject(into: controller)
+/// ```
+///
+/// Reading the property before it is injected is a programming error and stops the program
+/// with a message naming the type.
+@propertyWrapper
+public struct Injected<T>: InjectedProperty {
+  private let slot = Slot()
+  private let name: String?
+
+  public init(name: String? = nil) {
+    self.name = name
+  }
+
+  public var wrappedValue: T {
+    guard let value = slot.value else {
+      fatalError(
+        "@Injected \(ServiceKey(T.self, name: name)) read before injection: call "
+          + "container.inject(into:) first")
+    }
+    return value
+  }
+
+  /// Whether the container has filled the property.
+  public var projectedValue: Bool { slot.value != nil }
+
+  func inject(from resolver: Resolver) throws(ContainerError) {
+    slot.value = try resolver.resolve(T.self, name: name)
+  }
+
+  /// Reference storage, so the injector can fill the property through a mirror's copy.
+  private final class Slot {
+    var value: T?
+  }
+}
+
+/// A property the injector fills; implemented by ``Injected``.
+protocol InjectedProperty {
+  func inject(from resolver: Resolver) throws(ContainerError)
+}

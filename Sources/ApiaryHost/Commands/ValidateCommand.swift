@@ -1,0 +1,43 @@
+import Apiary
+
+/// `apiary validate [DIR]`: every manifest problem, with file, line and key path.
+enum ValidateCommand: HostCommand {
+  static let name = "validate"
+  static let summary = "Check manifests and print every problem"
+  static let usage = """
+    USAGE: apiary validate [DIR]
+
+    Reads DIR/app.json (or app.plist) and every module manifest it names, and prints every
+    problem found — file, line:column, key path, expected and found — then exits with 1 if there
+    were any. DIR defaults to \(Host.defaultManifests).
+    """
+  static let flags: Set<String> = []
+  static let options: Set<String> = []
+
+  static func run(_ arguments: Arguments) async -> Int32 {
+    let directory: String
+    do {
+      directory = try arguments.positionals(atMost: 1).first ?? Host.defaultManifests
+    } catch {
+      return Host.usageError(error, usage: usage)
+    }
+    let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
+    guard set.problems.isEmpty, let application = set.application else {
+      for problem in set.problems { Output.out("\(problem)") }
+      let count = set.problems.count
+      Output.err("\(count) problem\(count == 1 ? "" : "s") in \(directory)")
+      return ExitStatus.failure
+    }
+    do {
+      _ = try BootPlan(modules: set.modules)
+    } catch {
+      Output.out("\(directory): \(error)")
+      return ExitStatus.failure
+    }
+    let enabled = set.modules.filter(\.isEnabled).count
+    Output.out(
+      "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"
+        + " in \(set.files.count) file\(set.files.count == 1 ? "" : "s")")
+    return ExitStatus.success
+  }
+}

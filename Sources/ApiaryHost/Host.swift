@@ -1,0 +1,87 @@
+import Apiary
+
+/// The `apiary` command: dispatches to a subcommand and turns errors into exit statuses.
+enum Host {
+  static let commands: [any HostCommand.Type] = [
+    RunCommand.self, ValidateCommand.self, PlanCommand.self,
+  ]
+
+  /// The manifests directory used when none is given.
+  static let defaultManifests = "Manifests"
+
+  static let usage = """
+    apiary — run an application made of plugin modules, configured by manifests.
+
+    USAGE: apiary <command> [options]
+
+    COMMANDS:
+    \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+
+    Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
+    """
+
+  static func main(_ words: [String]) async -> Int32 {
+    guard let first = words.first, first != "--help", first != "-h" else {
+      Output.out(usage)
+      return words.isEmpty ? ExitStatus.usage : ExitStatus.success
+    }
+    if first == "help" {
+      guard let name = words.dropFirst().first else {
+        Output.out(usage)
+        return ExitStatus.success
+      }
+      guard let command = commands.first(where: { $0.name == name }) else {
+        return usageError(UsageError("unknown command '\(name)'"), usage: usage)
+      }
+      Output.out(command.usage)
+      return ExitStatus.success
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+      return usageError(UsageError("unknown command '\(first)'"), usage: usage)
+    }
+    let rest = words.dropFirst()
+    if rest.contains("--help") || rest.contains("-h") {
+      Output.out(command.usage)
+      return ExitStatus.success
+    }
+    do {
+      let arguments = try Arguments(rest, flags: command.flags, options: command.options)
+      return await command.run(arguments)
+    } catch {
+      return usageError(error, usage: command.usage)
+    }
+  }
+
+  static func usageError(_ error: UsageError, usage: String) -> Int32 {
+    Output.err("error: \(error)\n\n\(usage)")
+    return ExitStatus.usage
+  }
+
+  /// Loads and plans the application in `directory`, printing problems on failure.
+  static func kernel(
+    at directory: String, observer: (@Sendable (LifecycleRecord) -> Void)? = nil
+  ) -> Kernel? {
+    do {
+      return try Kernel(manifestsAt: directory, observer: observer)
+    } catch {
+      Output.err("error: \(error)")
+      return nil
+    }
+  }
+}
+
+/// A subcommand of `apiary`.
+protocol HostCommand: Sendable {
+  static var name: String { get }
+  static var summary: String { get }
+  static var usage: String { get }
+  static var flags: Set<String> { get }
+  static var options: Set<String> { get }
+  static func run(_ arguments: Arguments) async -> Int32
+}
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import Apiary
+
+@Suite struct BootPlanTests {
+  private func names(_ modules: [ModuleManifest]) throws -> [String] {
+    try BootPlan(modules: modules).modules.map(\.name)
+  }
+
+  private func module(
+    _ name: String, level: ModuleManifest.Level = .normal, priority: Int = 0,
+    dependencies: [String] = [], enabled: Bool = true
+  ) -> ModuleManifest {
+    ModuleManifest(
+      name: name, type: "T.T", level: level, priority: priority, dependencies: dependencies,
+      isEnabled: enabled)
+  }
+
+  @Test func levelThenPriorityThenManifestOrder() throws {
+    let order = try names([
+      module("a"), module("b", priority: 5), module("c", level: .basic),
+      module("d", priority: 5), module("e", level: .basic, priority: -1),
+    ])
+    #expect(order == ["c", "e", "b", "d", "a"])
+  }
+
+  @Test func dependenciesComeFirstEvenAgainstLevelAndPriority() throws {
+    let order = try names([
+      module("core", level: .basic, priority: 100, dependencies: ["config"]),
+      module("config", priority: -50),
+      module("ui", priority: 1000, dependencies: ["core"]),
+    ])
+    #expect(order == ["config", "core", "ui"])
+  }
+
+  @Test func disabledModulesAreLeftOut() throws {
+    #expect(try names([module("a"), module("b", enabled: false)]) == ["a"])
+  }
+
+  @Test func cycleIsAnError() {
+    #expect(throws: PlanError.cycle(among: ["a", "b"])) {
+      try BootPlan(modules: [
+        module("a", dependencies: ["b"]), module("b", dependencies: ["a"]), module("c"),
+      ])
+    }
+  }
+
+  @Test func unknownDependencyAndDuplicatesAreErrors() {
+    #expect(throws: PlanError.unknownDependency(module: "a", dependency: "x")) {
+      try BootPlan(modules: [module("a", dependencies: ["x"])])
+    }
+    #expect(throws: PlanError.duplicateModule("a")) {
+      try BootPlan(modules: [module("a"), module("a")])
+    }
+  }
+
+  @Test func largeChainIsOrderedWithoutRecursion() throws {
+    let count = 20_000
+    let modules = (0..<count).map { index in
+      module("m\(index)", priority: index, dependencies: index == 0 ? [] : ["m\(index - 1)"])
+    }
+    let order = try names(modules.reversed())
+    #expect(order.first == "m0")
+    #expect(order.last == "m\(count - 1)")
+  }
+
+  @Test func tableShowsEveryModule() throws {
+    let table = try BootPlan(modules: [module("alpha", dependencies: ["beta"]), module("beta")])
+      .table()
+    #expect(table.contains("1  beta"))
+    #expect(table.contains("2  alpha"))
+    #expect(table.contains("beta\n") || table.hasSuffix("beta"))
+  }
+}
