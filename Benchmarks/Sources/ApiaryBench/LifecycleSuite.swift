@@ -10,22 +10,26 @@ enum LifecycleSuite {
   static func run(_ harness: Harness, into report: inout Report) async {
     for count in sizes {
       let section = "lifecycle, \(count) modules"
-      let runs = harness.samples <= 2 ? 1 : max(harness.oneShotRuns, min(100, 20_000 / count))
+      let smoke = harness.samples <= 2
+      let runs = smoke ? 1 : max(harness.oneShotRuns, min(100, 20_000 / count))
+      let warmUps = smoke ? 0 : 1
       let generated: ManifestGenerator.Output
+      let began = Harness.now()
       do {
         generated = try ManifestGenerator(count: count).write()
+        printError("  generated \(count) module manifests in \(Report.formatNanos(Double(Harness.now() - began)))")
       } catch {
         report.add(Row(section: section, name: "boot", peerName: "-", note: "\(error)"))
         continue
       }
       defer { try? FileManager.default.removeItem(atPath: generated.directory) }
       let catalog = TypeCatalog()
-      let floor = measureFloor(generated, catalog: catalog, runs: runs)
+      let floor = measureFloor(generated, catalog: catalog, runs: runs, warmUps: warmUps)
       var note: String?
       var load: [Double] = []
       var start: [Double] = []
       var teardown: [Double] = []
-      for run in 0...runs {
+      for run in 0..<(warmUps + runs) {
         do {
           let began = Harness.now()
           let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
@@ -36,7 +40,7 @@ enum LifecycleSuite {
           let stopped = Harness.now()
           let started = await kernel.startedModules.count
           if started != 0 { note = "\(started) modules still listed as started after shutdown" }
-          guard run > 0 else { continue }  // the first run warms up
+          guard run >= warmUps else { continue }
           load.append(Double(planned - began))
           start.append(Double(booted - planned))
           teardown.append(Double(stopped - booted))
@@ -70,12 +74,12 @@ enum LifecycleSuite {
 
   /// The floor: what any manifest-driven boot must do at least.
   private static func measureFloor(
-    _ generated: ManifestGenerator.Output, catalog: TypeCatalog, runs: Int
+    _ generated: ManifestGenerator.Output, catalog: TypeCatalog, runs: Int, warmUps: Int
   ) -> (parse: Measurement, total: Measurement) {
     let files = generated.names.map { "\(generated.directory)/modules/\($0).json" }
     var parse: [Double] = []
     var total: [Double] = []
-    for run in 0...runs {
+    for run in 0..<(warmUps + runs) {
       let began = Harness.now()
       var objects: [[String: Any]] = []
       objects.reserveCapacity(files.count)
@@ -96,7 +100,7 @@ enum LifecycleSuite {
       }
       let created = Harness.now()
       blackHole(instances)
-      guard run > 0 else { continue }
+      guard run >= warmUps else { continue }
       parse.append(Double(parsed - began))
       total.append(Double(created - began))
     }
