@@ -6,7 +6,10 @@ struct Arguments {
 
   /// Parses `words`, accepting only the given flags and options (`--name value` or
   /// `--name=value`). Anything else starting with `-` is a usage error.
-  init(_ words: some Sequence<String>, flags allowedFlags: Set<String>, options allowedOptions: Set<String>)
+  init(
+    _ words: some Sequence<String>, flags allowedFlags: Set<String>,
+    options allowedOptions: Set<String>
+  )
     throws(UsageError)
   {
     var iterator = words.makeIterator()

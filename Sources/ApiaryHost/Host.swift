@@ -3,7 +3,8 @@ import Apiary
 /// The `apiary` command: dispatches to a subcommand and turns errors into exit statuses.
 enum Host {
   static let commands: [any HostCommand.Type] = [
-    RunCommand.self, ValidateCommand.self, PlanCommand.self,
+    RunCommand.self, CallCommand.self, ValidateCommand.self, PlanCommand.self,
+    InspectCommand.self, GenerateCommand.self,
   ]
 
   /// The manifests directory used when none is given.

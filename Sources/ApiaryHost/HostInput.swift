@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -37,5 +38,7 @@ private final class SignalSources: @unchecked Sendable {
   // Sendable: `sources` is written once in init and DispatchSource.cancel() is thread-safe.
   private let sources: [any DispatchSourceSignal]
   init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-  func cancel() { sources.forEach { $0.cancel() } }
+  func cancel() {
+    for source in sources { source.cancel() }
+  }
 }

@@ -70,11 +70,17 @@ public final class Container: Sendable {
   /// }
   /// ```
   public func derived(
-    removing owners: Set<String> = [], _ configure: (Container) throws -> Void = { _ in }
+    removing owners: Set<String> = [], _ configure: (Container) throws -> Void
   ) rethrows -> Container {
     let derived = registry.derived(removing: owners)
     try configure(Container(registry: derived, owner: owner, overrides: true))
     return Container(registry: derived, owner: owner)
+  }
+
+  /// A new container with this one's bindings minus `owners`' bindings, sharing built
+  /// singletons.
+  public func derived(removing owners: Set<String>) -> Container {
+    Container(registry: registry.derived(removing: owners), owner: owner)
   }
 
   // MARK: Registering

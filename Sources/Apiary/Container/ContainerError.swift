@@ -27,7 +27,10 @@ public enum ContainerError: Error, CustomStringConvertible {
     switch self {
     case .notBound(let key, let nearby):
       let suggestions = nearby.suggestions
-      return "no binding for \(key); "
+      let hint =
+        key.typeName.hasPrefix("Swift.Optional<")
+        ? " (an Optional was inferred: write resolve(Wrapped.self) or use optional(_:))" : ""
+      return "no binding for \(key)\(hint); "
         + (suggestions.isEmpty
           ? "the container has no bindings near it; register one or declare it in a manifest"
           : "registered nearby: " + suggestions.joined(separator: ", "))
@@ -79,19 +82,17 @@ public struct NearbyBindings: Sendable {
   /// other arguments, then types whose names are closest to the one asked for.
   public var suggestions: [String] {
     guard let registry, let key else { return [] }
-    let wanted = key.typeName
-    let wantedShort = Self.shortName(wanted)
-    let ranked = registry.visibleBindings().map { binding -> (Int, String) in
+    let wantedShort = Self.shortName(key.typeName)
+    let ranked = registry.visibleBindings().compactMap { binding -> (Int, String)? in
       let candidate = binding.serviceKey
-      let name = candidate.typeName
-      let distance =
-        candidate.type == key.type
-        ? 0 : 1 + Self.editDistance(Self.shortName(name).lowercased(), wantedShort.lowercased())
-      return (distance, candidate.description)
+      if candidate.type == key.type { return (0, candidate.description) }
+      let short = Self.shortName(candidate.typeName)
+      let distance = Self.editDistance(short.lowercased(), wantedShort.lowercased())
+      // Close enough: at most half of the longer name differs.
+      guard distance <= max(2, max(short.count, wantedShort.count) / 2) else { return nil }
+      return (1 + distance, candidate.description)
     }
-    let limit = max(3, wantedShort.count / 2)
-    return ranked.filter { $0.0 <= limit }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3)
-      .map(\.1)
+    return ranked.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map(\.1)
   }
 
   private static func shortName(_ name: String) -> String {

@@ -1,5 +1,7 @@
+import Foundation
+
 /// A service resolved on first `get()` and kept afterwards; breaks cycles and defers costly
-/// creation. Not thread-safe: it belongs to the object that holds it.
+/// creation. Safe to share between threads when `T` is `Sendable`.
 ///
 /// ```swift
 /// final class Editor {
@@ -11,6 +13,7 @@
 public final class Lazy<T> {
   private let resolver: Resolver
   private let name: String?
+  private let lock = NSLock()
   private var value: T?
 
   init(resolver: Resolver, name: String?) {
@@ -18,11 +21,24 @@ public final class Lazy<T> {
     self.name = name
   }
 
-  /// The instance, resolved on the first call.
+  /// The instance, resolved on the first call (outside the lock; if two threads race, both
+  /// get the first instance stored).
   public func get() throws(ContainerError) -> T {
-    if let value { return value }
+    lock.lock()
+    if let value {
+      lock.unlock()
+      return value
+    }
+    lock.unlock()
     let resolved = try resolver.resolve(T.self, name: name)
+    lock.lock()
+    defer { lock.unlock() }
+    if let value { return value }
     value = resolved
     return resolved
   }
 }
+
+/// `value` is read and written only while holding `lock`; the rest is immutable, and `T`
+/// itself is `Sendable`, so handing the instance to several threads is safe.
+extension Lazy: @unchecked Sendable where T: Sendable {}

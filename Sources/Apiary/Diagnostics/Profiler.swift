@@ -31,7 +31,9 @@ public final class Profiler: Sendable {
 
   /// Adds one measurement.
   public func record(subject: String, phase: Phase, duration: Duration) {
-    entries.withLock { $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count)) }
+    entries.withLock {
+      $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count))
+    }
   }
 
   /// Every measurement in recording order.
@@ -48,8 +50,9 @@ public final class Profiler: Sendable {
     let width = max(7, rows.map(\.subject.count).max() ?? 0)
     var lines = [pad("subject", width) + "  phase     duration"]
     for entry in rows {
-      lines.append(pad(entry.subject, width) + "  " + pad(entry.phase.rawValue, 8) + "  "
-        + Self.format(entry.duration))
+      lines.append(
+        pad(entry.subject, width) + "  " + pad(entry.phase.rawValue, 8) + "  "
+          + Self.format(entry.duration))
     }
     return lines.joined(separator: "\n")
   }
@@ -57,7 +60,7 @@ public final class Profiler: Sendable {
   /// A JSON array of `{"subject", "phase", "microseconds"}` objects, slowest first.
   public func json() -> String {
     let items = slowestFirst.map { entry in
-      "{\"subject\":\(JSONText.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
+      "{\"subject\":\(JSONString.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
         + "\"microseconds\":\(Self.microseconds(entry.duration))}"
     }
     return "[" + items.joined(separator: ",") + "]"

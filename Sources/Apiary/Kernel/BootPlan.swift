@@ -36,7 +36,8 @@ public struct BootPlan: Sendable {
     var ready = Heap<Key>()
     func key(_ position: Int) -> Key {
       let module = enabled[position]
-      return Key(level: module.level == .basic ? 0 : 1, priority: module.priority, position: position)
+      return Key(
+        level: module.level == .basic ? 0 : 1, priority: module.priority, position: position)
     }
     for position in enabled.indices where waitingOn[position] == 0 { ready.push(key(position)) }
     var ordered: [ModuleManifest] = []

@@ -254,10 +254,11 @@ public actor Kernel {
   ) throws(KernelError) {
     if !reported { report(manifest.name, phase, .failed(error), .zero) }
     unregister(manifest.name)
-    let cause: any Error = (error as? KernelError).map { kernelError -> any Error in
-      if case .hookFailed(_, _, let inner) = kernelError { return inner }
-      return kernelError
-    } ?? error
+    let cause: any Error =
+      (error as? KernelError).map { kernelError -> any Error in
+        if case .hookFailed(_, _, let inner) = kernelError { return inner }
+        return kernelError
+      } ?? error
     states[manifest.name] = .failed(phase: phase, reason: "\(cause)")
     guard manifest.isOptional else {
       if let kernelError = error as? KernelError, case .unresolvedType = kernelError {
@@ -335,7 +336,9 @@ public actor Kernel {
   /// dependencies must be running. On failure everything it registered is removed and the
   /// error is thrown; the rest of the application is untouched.
   public func add(_ manifest: ModuleManifest) async throws(KernelError) {
-    guard phase == .running else { throw .wrongState(operation: "add a module", state: phase.rawValue) }
+    guard phase == .running else {
+      throw .wrongState(operation: "add a module", state: phase.rawValue)
+    }
     guard states[manifest.name] == nil || states[manifest.name] == .stopped else {
       throw .duplicateModule(manifest.name)
     }
@@ -361,7 +364,9 @@ public actor Kernel {
   /// Tears one running module down and removes everything it registered: its services,
   /// targets and event handlers. Refused while running modules depend on it.
   public func remove(_ name: String) async throws(KernelError) {
-    guard phase == .running else { throw .wrongState(operation: "remove a module", state: phase.rawValue) }
+    guard phase == .running else {
+      throw .wrongState(operation: "remove a module", state: phase.rawValue)
+    }
     guard let state = states[name] else { throw .unknownModule(name) }
     let dependents = order.filter { other in
       states[other] == .running && (loaded[other]?.manifest.dependencies.contains(name) ?? false)
@@ -374,7 +379,9 @@ public actor Kernel {
 
   // MARK: Reporting
 
-  private func finished(_ name: String, _ phase: LifecyclePhase, since began: ContinuousClock.Instant) {
+  private func finished(
+    _ name: String, _ phase: LifecyclePhase, since began: ContinuousClock.Instant
+  ) {
     report(name, phase, .succeeded, clock.now - began)
   }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Runs module code with a time limit. The code runs in its own task, so a module that hangs —
@@ -8,7 +9,8 @@ enum Deadline {
     seconds: Double, _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
     let race = Race()
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
       race.begin(continuation)
       let work = Task {
         do {
@@ -18,44 +20,29 @@ enum Deadline {
           race.finish(.failure(error))
         }
       }
-      let timer = Task {
-        try await Task.sleep(for: .seconds(seconds))
+      // The timer runs on Dispatch, not on the Swift concurrency pool, so module code that
+      // blocks the pool's threads cannot delay it. When the work wins, the timer finds the race
+      // over and does nothing.
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
         if race.finish(.failure(LifecycleTimeout(seconds: seconds))) { work.cancel() }
       }
-      race.onFinish { timer.cancel() }
     }
   }
 
   /// Resumes the continuation exactly once, whichever side finishes first.
   private final class Race: Sendable {
-    private let state = Mutex<(CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?, Bool)>(
-      (nil, nil, false))
+    private let continuation = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+    private let finished = Atomic<Bool>(false)
 
     func begin(_ continuation: CheckedContinuation<Void, any Error>) {
-      state.withLock { $0.0 = continuation }
+      self.continuation.withLock { $0 = continuation }
     }
 
-    /// Registers cleanup to run once finished (at once when already finished).
-    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
-      let runNow = state.withLock { state -> Bool in
-        if state.2 { return true }
-        state.1 = cleanup
-        return false
-      }
-      if runNow { cleanup() }
-    }
-
+    /// Resumes with `result` unless the other side already did; true when this call won.
     @discardableResult
     func finish(_ result: Result<Void, any Error>) -> Bool {
-      let (continuation, cleanup) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?) in
-        guard !state.2 else { return (nil, nil) }
-        state.2 = true
-        defer { state.0 = nil; state.1 = nil }
-        return (state.0, state.1)
-      }
-      guard let continuation else { return false }
-      continuation.resume(with: result)
-      cleanup?()
+      guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+      continuation.withLock { $0.take() }?.resume(with: result)
       return true
     }
   }

@@ -16,7 +16,8 @@ public struct LifecycleRecord: Sendable, CustomStringConvertible {
 
   public var description: String {
     let stamp = Profiler.format(elapsed)
-    let head = String(repeating: " ", count: max(0, 10 - stamp.count)) + stamp + "  "
+    let head =
+      String(repeating: " ", count: max(0, 10 - stamp.count)) + stamp + "  "
       + module.padding(12) + " " + phase.rawValue.padding(8) + " "
     switch outcome {
     case .succeeded: return head + "ok (\(Profiler.format(duration)))"

@@ -108,10 +108,12 @@ struct JSONParser {
         }
         let top = stack.count - 1
         if stack[top].isObject {
-          let frame = stack[top]
-          stack[top].members.append(
-            ManifestNode.Member(
-              key: frame.key, line: frame.keyLine, column: frame.keyColumn, value: value))
+          // Read the pending key by field: copying the frame would share (and so copy on
+          // append) its member array.
+          let member = ManifestNode.Member(
+            key: stack[top].key, line: stack[top].keyLine, column: stack[top].keyColumn,
+            value: value)
+          stack[top].members.append(member)
           switch current {
           case UInt8(ascii: ","):
             index += 1
@@ -351,10 +353,15 @@ struct JSONParser {
   private mutating func reportDuplicateKeys() {
     let members = stack[stack.count - 1].members
     guard members.count > 1 else { return }
+    // Small objects (nearly all) are scanned; big ones use a dictionary to stay linear.
     var firstIndex: [String: Int] = [:]
-    firstIndex.reserveCapacity(members.count)
+    let isSmall = members.count <= 16
     for (position, member) in members.enumerated() {
-      if let first = firstIndex[member.key] {
+      let earlier =
+        isSmall
+        ? members[..<position].firstIndex { $0.key == member.key }
+        : firstIndex[member.key]
+      if let first = earlier {
         let path = keyPath(frames: stack.count - 1)
         problems.append(
           ManifestProblem(
@@ -364,7 +371,7 @@ struct JSONParser {
               line: member.line, column: member.column),
             "duplicate key '\(member.key)' (first at line \(members[first].line), column "
               + "\(members[first].column)); only one may be given"))
-      } else {
+      } else if !isSmall {
         firstIndex[member.key] = position
       }
     }

@@ -283,9 +283,9 @@ struct ManifestDecoder {
     return string(node, fields.child(key))
   }
 
-  mutating func string(_ node: ManifestNode, _ path: String) -> String? {
+  mutating func string(_ node: ManifestNode, _ path: @autoclosure () -> String) -> String? {
     if case .string(let value) = node.value { return value }
-    report(.typeMismatch, path, node, "expected string, found \(node.foundDescription)")
+    report(.typeMismatch, path(), node, "expected string, found \(node.foundDescription)")
     return nil
   }
 
@@ -355,16 +355,23 @@ struct ManifestDecoder {
   mutating func enumValue<Value: RawRepresentable<String> & CaseIterable>(
     _ fields: Fields, _ key: String, _ type: Value.Type, required: Bool = false
   ) -> Value? {
-    let allowed = Value.allCases.map(\.rawValue)
-    let expected = "one of " + allowed.joined(separator: ", ")
-    guard let node = member(fields, key, expected, required: required) else { return nil }
+    guard let node = fields[key] else {
+      if required { _ = member(fields, key, Self.oneOf(Value.self), required: true) }
+      return nil
+    }
     if case .string(let text) = node.value, let value = Value(rawValue: text) { return value }
+    let allowed = Value.allCases.map(\.rawValue)
+    let expected = Self.oneOf(Value.self)
     var hint = ""
     if case .string(let text) = node.value { hint = Suggestion.hint(for: text, in: allowed) }
     report(
       .invalidValue, fields.child(key), node,
       "expected \(expected), found \(node.foundDescription)\(hint)")
     return nil
+  }
+
+  static func oneOf<Value: RawRepresentable<String> & CaseIterable>(_ type: Value.Type) -> String {
+    "one of " + Value.allCases.map(\.rawValue).joined(separator: ", ")
   }
 
   // MARK: Names

@@ -83,7 +83,8 @@ public struct ManifestLoader: Sendable {
     let (root, problems) = parse(data, file: file)
     var decoder = ManifestDecoder(file: file)
     let modules = root.map { decoder.moduleFile($0) } ?? []
-    return ManifestSet(modules: modules, problems: problems + decoder.problems, files: [file])
+    return ManifestSet(
+      modules: modules, problems: inDocumentOrder(problems + decoder.problems), files: [file])
   }
 
   /// Decodes the application manifest `data`, naming it `file` in problems. `modulePaths` are
@@ -96,7 +97,16 @@ public struct ManifestLoader: Sendable {
     guard let root else { return (nil, [], problems) }
     var decoder = ManifestDecoder(file: file)
     let (application, modulePaths) = decoder.application(root)
-    return (application, modulePaths, problems + decoder.problems)
+    return (application, modulePaths, inDocumentOrder(problems + decoder.problems))
+  }
+
+  /// One file's problems sorted by position (those without one keep their order, last).
+  static func inDocumentOrder(_ problems: [ManifestProblem]) -> [ManifestProblem] {
+    problems.enumerated().sorted { a, b in
+      let left = (a.element.location.line ?? Int.max, a.element.location.column ?? 0, a.offset)
+      let right = (b.element.location.line ?? Int.max, b.element.location.column ?? 0, b.offset)
+      return left < right
+    }.map(\.element)
   }
 
   /// Cross-checks modules: duplicate names, unknown, disabled and self dependencies, dependency

@@ -34,10 +34,10 @@ struct ManifestValidator {
   }
 
   /// Like ``location(_:_:)`` for something with its own optional source.
-  static func location(_ source: SourceLocation?, in module: ModuleManifest, _ suffix: String)
-    -> SourceLocation
-  {
-    source ?? location(module, suffix)
+  static func location(
+    _ source: SourceLocation?, in module: ModuleManifest, _ suffix: @autoclosure () -> String
+  ) -> SourceLocation {
+    source ?? location(module, suffix())
   }
 
   private mutating func check(_ modules: [ModuleManifest]) {
@@ -57,16 +57,16 @@ struct ManifestValidator {
     var suggestionsLeft = 100
     for module in modules where module.isEnabled {
       for (position, dependency) in module.dependencies.enumerated() {
-        let location = Self.location(module, ".dependencies[\(position)]")
+        func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
         if dependency == module.name {
           problems.append(
             ManifestProblem(
-              .selfDependency, at: location, "module '\(module.name)' depends on itself"))
+              .selfDependency, at: location(), "module '\(module.name)' depends on itself"))
         } else if let index = firstByName[dependency] {
           if !modules[index].isEnabled {
             problems.append(
               ManifestProblem(
-                .disabledDependency, at: location,
+                .disabledDependency, at: location(),
                 "module '\(module.name)' depends on '\(dependency)', which is disabled; "
                   + "enable '\(dependency)' or remove the dependency"))
           }
@@ -78,7 +78,7 @@ struct ManifestValidator {
           }
           problems.append(
             ManifestProblem(
-              .unknownDependency, at: location,
+              .unknownDependency, at: location(),
               "module '\(module.name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
@@ -95,13 +95,13 @@ struct ManifestValidator {
     return type
   }
 
-  private mutating func requireType(_ name: String, _ what: String, at location: SourceLocation)
-    -> Any.Type?
-  {
+  private mutating func requireType(
+    _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation
+  ) -> Any.Type? {
     if let type = lookup(name) { return type }
     problems.append(
       ManifestProblem(
-        .typeNotFound, at: location,
+        .typeNotFound, at: location(),
         "\(what) type '\(name)' not found; expected a type name written ModuleName.TypeName "
           + "whose plugin is linked into the host (or registered in the type catalog)"))
     return nil
@@ -118,16 +118,20 @@ struct ManifestValidator {
             + "Apiary.Module with an init()"))
     }
     for (index, service) in module.services.enumerated() {
-      let base = Self.location(service.source, in: module, ".services[\(index)]")
+      func base() -> SourceLocation {
+        Self.location(service.source, in: module, ".services[\(index)]")
+      }
       _ = requireType(
-        service.protocolName, "service protocol", at: Self.suffixed(base, ".protocol"))
+        service.protocolName, "service protocol", at: Self.suffixed(base(), ".protocol"))
       _ = requireType(
         service.implementation, "service implementation",
-        at: Self.suffixed(base, ".implementation"))
+        at: Self.suffixed(base(), ".implementation"))
     }
     for (index, target) in module.targets.enumerated() {
-      let base = Self.location(target.source, in: module, ".targets[\(index)]")
-      _ = requireType(target.type, "target", at: Self.suffixed(base, ".type"))
+      _ = requireType(
+        target.type, "target",
+        at: Self.suffixed(
+          Self.location(target.source, in: module, ".targets[\(index)]"), ".type"))
     }
   }
 
@@ -142,65 +146,75 @@ struct ManifestValidator {
     var targets: [String: SourceLocation] = [:]
     for module in modules where module.isEnabled {
       for (index, service) in module.services.enumerated() {
-        let location = Self.location(service.source, in: module, ".services[\(index)]")
+        func location() -> SourceLocation {
+          Self.location(service.source, in: module, ".services[\(index)]")
+        }
         let key = service.protocolName + "\u{0}" + (service.name ?? "")
         if let first = services[key] {
           let named = service.name.map { " named '\($0)'" } ?? ""
           problems.append(
             ManifestProblem(
-              .duplicateName, at: location,
+              .duplicateName, at: location(),
               "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
                 + "give one of them a different 'name'"))
         } else {
-          services[key] = location
+          services[key] = location()
         }
       }
       for (index, target) in module.targets.enumerated() {
-        let location = Self.location(target.source, in: module, ".targets[\(index)]")
+        func location() -> SourceLocation {
+          Self.location(target.source, in: module, ".targets[\(index)]")
+        }
         if let first = targets[target.name] {
           problems.append(
             ManifestProblem(
-              .duplicateName, at: location,
+              .duplicateName, at: location(),
               "duplicate target name '\(target.name)'; first declared at \(first)"))
         } else {
-          targets[target.name] = location
+          targets[target.name] = location()
         }
         checkActions(target, at: location)
       }
     }
   }
 
-  private mutating func checkActions(_ target: TargetManifest, at targetLocation: SourceLocation) {
+  private mutating func checkActions(
+    _ target: TargetManifest, at targetLocation: () -> SourceLocation
+  ) {
     var actions: Set<String> = []
     for (index, action) in target.actions.enumerated() {
-      let location = action.source ?? Self.suffixed(targetLocation, ".actions[\(index)]")
+      func location() -> SourceLocation {
+        action.source ?? Self.suffixed(targetLocation(), ".actions[\(index)]")
+      }
       if !actions.insert(action.name).inserted {
         problems.append(
           ManifestProblem(
-            .duplicateName, at: location,
+            .duplicateName, at: location(),
             "duplicate action name '\(action.name)' in target '\(target.name)'"))
       }
       var parameters: Set<String> = []
       for (position, parameter) in action.parameters.enumerated() {
-        let parameterLocation = Self.suffixed(location, ".parameters[\(position)]")
+        func parameterLocation() -> SourceLocation {
+          Self.suffixed(location(), ".parameters[\(position)]")
+        }
         if !parameters.insert(parameter.name).inserted {
           problems.append(
             ManifestProblem(
-              .duplicateName, at: parameterLocation,
+              .duplicateName, at: parameterLocation(),
               "duplicate parameter name '\(parameter.name)' in action '\(action.name)'"))
         }
         guard let value = parameter.defaultValue else { continue }
         if parameter.isRequired {
           problems.append(
             ManifestProblem(
-              .invalidValue, at: Self.suffixed(parameterLocation, ".default"),
+              .invalidValue, at: Self.suffixed(parameterLocation(), ".default"),
               "parameter '\(parameter.name)' is required and has a default; remove the "
                 + "default or set \"required\": false"))
         }
         if !Self.matches(value, parameter.kind) {
           problems.append(
             ManifestProblem(
-              .typeMismatch, at: Self.suffixed(parameterLocation, ".default"),
+              .typeMismatch, at: Self.suffixed(parameterLocation(), ".default"),
               "default of parameter '\(parameter.name)' expected \(parameter.kind.rawValue), "
                 + "found \(value.kindName)"))
         }

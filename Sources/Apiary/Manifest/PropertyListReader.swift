@@ -49,16 +49,12 @@ enum PropertyListReader {
     func make(_ value: ManifestNode.Value) -> ManifestNode {
       ManifestNode(value: value, line: 0, column: 0)
     }
+    // Foundation gives real `Bool`s for <true/> and <false/>, and NSNumbers (which also cast
+    // to Bool) for numbers, so the dynamic type decides.
+    if type(of: value) == Bool.self, let flag = value as? Bool { return make(.bool(flag)) }
     switch value {
     case let value as String:
       return make(.string(value))
-    // Check the dynamic type first: on Linux an integer also casts to `Bool`.
-    case _ where type(of: value) == Bool.self:
-      return make(.bool(value as? Bool ?? false))
-    case _ where type(of: value) == Int.self:
-      return make(.int(value as? Int ?? 0))
-    case _ where type(of: value) == Double.self:
-      return make(.double(value as? Double ?? 0))
     case let number as NSNumber:
       let objCType = String(cString: number.objCType)
       if objCType == "d" || objCType == "f" { return make(.double(number.doubleValue)) }

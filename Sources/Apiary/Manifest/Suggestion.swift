@@ -7,7 +7,14 @@ enum Suggestion {
     let limit = max(2, target.count / 3)
     var best: (String, Int)?
     for candidate in candidates {
-      let distance = editDistance(target, Array(candidate.lowercased().utf8), limit: limit)
+      let other = Array(candidate.lowercased().utf8)
+      var distance = editDistance(target, other, limit: limit)
+      // A shortened or extended word ("integer" for "int") counts as close.
+      if min(target.count, other.count) >= 3,
+        target.starts(with: other) || other.starts(with: target)
+      {
+        distance = min(distance, limit)
+      }
       if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
     }
     return best?.0

@@ -40,8 +40,12 @@ enum RunCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
       return ExitStatus.failure
     }
-    log("application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)")
+    log(
+      "application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)"
+    )
     log(kernel.plan.table())
+    // Listen before booting, so a Ctrl-C during boot is not lost: it is handled once boot ends.
+    let inputs = HostInput.stream()
     log("boot:")
     do {
       try await kernel.boot()
@@ -53,7 +57,7 @@ enum RunCommand: HostCommand {
     log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
 
     let session = Session(kernel: kernel)
-    serving: for await input in HostInput.stream() {
+    serving: for await input in inputs {
       switch input {
       case .line(let line):
         if let output = await session.handle(line) { Output.out(output) }

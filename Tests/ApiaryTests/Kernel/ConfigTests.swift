@@ -3,7 +3,9 @@ import Testing
 @testable import Apiary
 
 @Suite struct ConfigTests {
-  let config = Config(owner: "notes", values: ["limit": 3, "ratio": 0.5, "name": "n", "on": true, "tags": ["a", "b"]])
+  let config = Config(
+    owner: "notes",
+    values: ["limit": 3, "ratio": 0.5, "name": "n", "on": true, "tags": ["a", "b"]])
 
   @Test func typedAccessorsReadValuesAndDefaults() throws {
     #expect(try config.int("limit") == 3)
@@ -19,7 +21,10 @@ import Testing
     #expect(throws: ConfigError.missing(owner: "notes", key: "absent", expected: "string")) {
       try config.string("absent")
     }
-    #expect(throws: ConfigError.typeMismatch(owner: "notes", key: "name", expected: "integer", found: "string")) {
+    #expect(
+      throws: ConfigError.typeMismatch(
+        owner: "notes", key: "name", expected: "integer", found: "string")
+    ) {
       try config.int("name")
     }
     #expect(

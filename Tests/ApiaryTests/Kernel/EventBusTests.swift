@@ -7,7 +7,8 @@ import Testing
     let journal = Journal.new()
     let kernel = try Fixture.kernel([
       Fixture.module("low", journal: journal, priority: -1, config: ["handles": "sync"]),
-      Fixture.module("high", journal: journal, priority: 5, config: ["handles": "sync", "ignores": true]),
+      Fixture.module(
+        "high", journal: journal, priority: 5, config: ["handles": "sync", "ignores": true]),
       Fixture.module("bad", journal: journal, config: ["handles": "sync", "throwsOnEvent": true]),
       Fixture.module("base", journal: journal, level: .basic, config: ["handles": "sync"]),
     ])

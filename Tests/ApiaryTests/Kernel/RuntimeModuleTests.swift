@@ -8,7 +8,8 @@ import Testing
     let kernel = try Fixture.kernel([Fixture.module("base", journal: journal)])
     try await kernel.boot()
     try await kernel.add(
-      Fixture.module("plugin", journal: journal, dependencies: ["base"], config: ["handles": "ping"]))
+      Fixture.module(
+        "plugin", journal: journal, dependencies: ["base"], config: ["handles": "ping"]))
     #expect(await kernel.state(of: "plugin") == .running)
     #expect(await kernel.events.post("ping").handledBy == ["plugin"])
 
@@ -16,7 +17,10 @@ import Testing
     try await kernel.remove("plugin")
     #expect(await kernel.state(of: "plugin") == .stopped)
     #expect(await kernel.events.post("ping").handledBy.isEmpty)
-    #expect(Journal.read(journal).suffix(4) == ["plugin.setUp", "plugin.start", "plugin.ready", "plugin.tearDown"])
+    #expect(
+      Journal.read(journal).suffix(4) == [
+        "plugin.setUp", "plugin.start", "plugin.ready", "plugin.tearDown",
+      ])
     await kernel.shutdown()
   }
 
@@ -35,7 +39,9 @@ import Testing
     }
     await #expect(throws: KernelError.self) {
       try await kernel.add(
-        Fixture.module("broken", journal: journal, isOptional: true, config: ["fail": "start", "handles": "ping"]))
+        Fixture.module(
+          "broken", journal: journal, isOptional: true,
+          config: ["fail": "start", "handles": "ping"]))
     }
     #expect(await kernel.events.post("ping").handledBy.isEmpty)
     #expect(await kernel.state(of: "base") == .running)

@@ -1,5 +1,5 @@
-/// Minimal JSON text helpers for machine-readable output.
-enum JSONText {
+/// Writes JSON string literals for machine-readable output.
+enum JSONString {
   /// `text` as a JSON string literal, with quotes and control characters escaped.
   static func quote(_ text: String) -> String {
     var out = "\""

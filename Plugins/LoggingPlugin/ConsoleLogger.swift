@@ -1,0 +1,20 @@
+import Apiary
+import Foundation
+import NotebookKit
+import Synchronization
+
+/// Writes log lines to standard error. Bound to `NotebookKit.Logger` by the `logging` module's
+/// manifest `services` entry, so the container creates it by name.
+final class ConsoleLogger: Logger, Injectable {
+  private let threshold = Mutex(LogLevel.info)
+
+  init(resolver: Resolver) throws {}
+
+  /// Lines below `level` are dropped.
+  func setThreshold(_ level: LogLevel) { threshold.withLock { $0 = level } }
+
+  func log(_ level: LogLevel, _ message: String, module: String) {
+    guard level >= threshold.withLock({ $0 }) else { return }
+    FileHandle.standardError.write(Data("[\(level.rawValue)] \(module): \(message)\n".utf8))
+  }
+}

@@ -1,0 +1,32 @@
+/// A declared action bound to its implementation, prepared once when its target is added, so
+/// a call is a dictionary lookup, a parameter check and a closure call.
+final class PreparedAction: Sendable {
+  let target: String
+  let manifest: ActionManifest
+  let schema: ParameterSchema
+  /// Nil for `async` actions.
+  let runSync: (@Sendable (Parameters, Bool) throws -> (any Sendable)?)?
+  let runAsync: @Sendable (Parameters, Bool) async throws -> (any Sendable)?
+
+  init<T: Target>(
+    target: String, manifest: ActionManifest, schema: ParameterSchema, action: Action<T>,
+    box: TargetBox<T>
+  ) {
+    self.target = target
+    self.manifest = manifest
+    self.schema = schema
+    switch action.body {
+    case .sync(let body):
+      let run: @Sendable (Parameters, Bool) throws -> (any Sendable)? = { params, cache in
+        try body(box.instance(cache: cache), params)
+      }
+      runSync = run
+      runAsync = { params, cache in try run(params, cache) }
+    case .async(let body):
+      runSync = nil
+      runAsync = { params, cache in try await body(box.instance(cache: cache), params) }
+    }
+  }
+
+  var action: String { manifest.name }
+}

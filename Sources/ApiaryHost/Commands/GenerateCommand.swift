@@ -1,0 +1,51 @@
+import Apiary
+import Foundation
+
+/// `apiary generate [DIR] [--output FILE]`: typed mediator clients from declared targets.
+enum GenerateCommand: HostCommand {
+  static let name = "generate"
+  static let summary = "Write typed mediator clients for every declared target"
+  static let usage = """
+    USAGE: apiary generate [DIR] [--output FILE] [--import MODULE]
+
+    Generates Swift source with one typed client per target declared in the manifests in DIR
+    (default \(Host.defaultManifests)) — `try await mediator.notes.create(title: "Hi")` instead of
+    strings — and prints it, or writes it to FILE. The output is meant to be committed; CI checks
+    that it is up to date.
+
+    OPTIONS:
+      --output FILE     write to FILE instead of standard output
+      --import MODULE   an extra import for the generated file
+    """
+  static let flags: Set<String> = []
+  static let options: Set<String> = ["--output", "--import"]
+
+  static func run(_ arguments: Arguments) async -> Int32 {
+    let directory: String
+    do {
+      directory = try arguments.positionals(atMost: 1).first ?? Host.defaultManifests
+    } catch {
+      return Host.usageError(error, usage: usage)
+    }
+    let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
+    guard set.problems.isEmpty else {
+      for problem in set.problems { Output.err("\(problem)") }
+      return ExitStatus.failure
+    }
+    let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
+    let source = WrapperGenerator.swiftSource(
+      for: set.modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
+    guard let output = arguments.options["--output"] else {
+      FileHandle.standardOutput.write(Data(source.utf8))
+      return ExitStatus.success
+    }
+    do {
+      try source.write(toFile: output, atomically: true, encoding: .utf8)
+      Output.err("wrote \(output)")
+      return ExitStatus.success
+    } catch {
+      Output.err("error: cannot write \(output): \(error)")
+      return ExitStatus.failure
+    }
+  }
+}

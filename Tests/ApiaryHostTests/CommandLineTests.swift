@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+  @Test func helpListsEveryCommand() throws {
+    let result = try HostProcess.run(["--help"])
+    #expect(result.status == 0)
+    for command in ["run", "call", "validate", "plan", "inspect", "generate"] {
+      #expect(result.stdout.contains("  \(command) "), "help lists \(command)")
+    }
+    let runHelp = try HostProcess.run(["run", "--help"])
+    #expect(runHelp.stdout.contains("USAGE: apiary run"))
+  }
+
+  @Test func unknownFlagOrCommandIsAUsageError() throws {
+    let flag = try HostProcess.run(["plan", "--frobnicate"])
+    #expect(flag.status == 2)
+    #expect(flag.stderr.contains("unknown option '--frobnicate'"))
+    #expect(flag.stderr.contains("USAGE: apiary plan"))
+    let command = try HostProcess.run(["launch"])
+    #expect(command.status == 2)
+    #expect(command.stderr.contains("unknown command 'launch'"))
+    let missingValue = try HostProcess.run(["run", "--manifests"])
+    #expect(missingValue.status == 2)
+    #expect(missingValue.stderr.contains("needs a value"))
+  }
+
+  @Test func planShowsBootOrderOfTheSampleApplication() throws {
+    let result = try HostProcess.run(["plan", HostProcess.manifests])
+    #expect(result.status == 0)
+    let names = result.stdout.split(separator: "\n").dropFirst(2).compactMap {
+      $0.split(separator: " ").dropFirst().first.map(String.init)
+    }
+    #expect(names == ["logging", "store", "notes", "search"])
+  }
+
+  @Test func validateAcceptsTheSampleApplication() throws {
+    let result = try HostProcess.run(["validate", HostProcess.manifests])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("ok: application 'Notebook', 4 enabled modules in 5 files"))
+  }
+}

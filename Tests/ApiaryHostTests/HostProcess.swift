@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Runs the built `apiary` executable as a user would, and captures what it prints.
+struct HostProcess {
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  /// The repository root (where `Manifests/` is).
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `apiary`, next to the test bundle in the build products directory.
+  static let executable: URL = {
+    let products = Bundle.main.bundleURL.deletingLastPathComponent()
+    for candidate in [
+      Bundle.main.bundleURL.appendingPathComponent("apiary"),
+      products.appendingPathComponent("apiary"),
+      root.appendingPathComponent(".build/debug/apiary"),
+    ] where FileManager.default.isExecutableFile(atPath: candidate.path) {
+      return candidate
+    }
+    return root.appendingPathComponent(".build/debug/apiary")
+  }()
+
+  /// Starts `apiary arguments…` in `directory` (a fresh temporary one by default).
+  static func start(
+    _ arguments: [String], in directory: URL? = nil
+  ) throws -> (process: Process, input: Pipe, output: Pipe, error: Pipe) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory ?? temporaryDirectory()
+    let input = Pipe()
+    let output = Pipe()
+    let error = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    return (process, input, output, error)
+  }
+
+  /// Runs `apiary arguments…` to completion, feeding `input` on standard input.
+  static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws
+    -> Result
+  {
+    let running = try start(arguments, in: directory)
+    running.input.fileHandleForWriting.write(Data(input.utf8))
+    try running.input.fileHandleForWriting.close()
+    let stdout = running.output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = running.error.fileHandleForReading.readDataToEndOfFile()
+    running.process.waitUntilExit()
+    return Result(
+      status: running.process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// The default application's manifests.
+  static var manifests: String { root.appendingPathComponent("Manifests").path }
+
+  static func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "apiary-host-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Writes `files` (relative path → contents) into a new temporary directory.
+  static func manifests(_ files: [String: String]) throws -> URL {
+    let directory = temporaryDirectory()
+    for (path, contents) in files {
+      let url = directory.appendingPathComponent(path)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: url)
+    }
+    return directory
+  }
+}

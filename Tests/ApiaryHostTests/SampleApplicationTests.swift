@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The default application in `Manifests/`, driven through the `apiary` executable.
+@Suite struct SampleApplicationTests {
+  @Test func runBootsServesURLsFromStandardInputAndTearsDownInReverse() throws {
+    let input = """
+      notebook://notes/create?title=Buy%20milk&pinned=true
+      notebook://notes/create?title=Call%20mum
+      notebook://search/query?q=milk
+      notebook://notes/delete?id=1
+      notebook://notes/get?id=oops
+      notebook://nowhere/thing
+      other://notes/list
+      :post note.saved
+      :modules
+
+      """
+    let result = try HostProcess.run(["run", "--manifests", HostProcess.manifests], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    #expect(lines[0].contains("\"title\":\"Buy milk\""), "\(lines)")
+    #expect(lines[0].contains("\"pinned\":true"))
+    #expect(lines[1].contains("\"id\":2"))
+    #expect(lines[2].contains("Buy milk"))
+    #expect(!lines[2].contains("Call mum"))
+    #expect(
+      lines[3].hasPrefix("error:") && lines[3].contains("remote"), "local-only refused: \(lines[3])"
+    )
+    #expect(lines[4].hasPrefix("error:") && lines[4].contains("id"), "bad int refused: \(lines[4])")
+    #expect(lines[5].hasPrefix("error:") && lines[5].contains("nowhere"), "not found: \(lines[5])")
+    #expect(
+      lines[6].hasPrefix("error:") && lines[6].contains("scheme"), "wrong scheme: \(lines[6])")
+    #expect(lines[7].contains("ignored by [search]"), "payload without note: \(lines[7])")
+    #expect(result.stdout.contains("search       running"))
+
+    // The timeline on standard error shows start order and exact reverse teardown.
+    let stderr = result.stderr
+    let tearDowns = stderr.split(separator: "\n").filter { $0.contains(" tearDown ") }
+      .compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+    #expect(tearDowns == ["search", "notes", "store", "logging"], "\(stderr)")
+  }
+
+  @Test func callPerformsOneRemoteCallAndPrintsJSON() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let created = try HostProcess.run(
+      [
+        "call", "notebook://notes/create?title=Hello&body=first%20note", "--manifests",
+        HostProcess.manifests,
+      ],
+      in: directory)
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.contains("\"title\":\"Hello\""), "\(created.stdout)")
+    // The store persisted it in the data directory; a second process sees it.
+    let listed = try HostProcess.run(
+      ["call", "notebook://notes/list", "--manifests", HostProcess.manifests], in: directory)
+    #expect(listed.stdout.contains("first note"))
+    let refused = try HostProcess.run(
+      ["call", "notebook://notes/delete?id=1", "--manifests", HostProcess.manifests], in: directory)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("remote"))
+    let malformed = try HostProcess.run(["call", "not a url", "--manifests", HostProcess.manifests])
+    #expect(malformed.status == 1)
+    #expect(malformed.stderr.contains("error:"))
+  }
+
+  @Test func interruptTearsDownInReverseAndExitsZero() throws {
+    let running = try HostProcess.start(["run", "--manifests", HostProcess.manifests])
+    // Wait for the ready line, then interrupt as Ctrl-C would.
+    var seen = Data()
+    let deadline = Date().addingTimeInterval(30)
+    while !String(decoding: seen, as: UTF8.self).contains("ready:"), Date() < deadline {
+      seen.append(running.error.fileHandleForReading.availableData)
+    }
+    kill(running.process.processIdentifier, SIGINT)
+    seen.append(running.error.fileHandleForReading.readDataToEndOfFile())
+    running.process.waitUntilExit()
+    let stderr = String(decoding: seen, as: UTF8.self)
+    #expect(running.process.terminationStatus == 0, "\(stderr)")
+    #expect(stderr.contains("signal 2: shutting down"))
+    let tearDowns = stderr.split(separator: "\n").filter { $0.contains(" tearDown ") }
+      .compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+    #expect(tearDowns == ["search", "notes", "store", "logging"], "\(stderr)")
+  }
+
+  @Test func inspectListsBindingsTargetsAndEvents() throws {
+    let result = try HostProcess.run(
+      ["inspect", HostProcess.manifests], in: HostProcess.temporaryDirectory())
+    #expect(result.status == 0, "\(result.stderr)")
+    for expected in [
+      "NotebookKit.NoteStore [singleton", "NotebookKit.Logger [singleton", "owner store",
+      "create(title: string", "[remote]", "delete(id: int) -> object [local]", "query(q: string",
+      "note.saved     search",
+    ] {
+      #expect(result.stdout.contains(expected), "inspect shows \(expected)")
+    }
+  }
+
+  @Test func generatedClientsAreUpToDate() throws {
+    let result = try HostProcess.run(["generate", HostProcess.manifests])
+    #expect(result.status == 0, "\(result.stderr)")
+    let committed = try String(
+      contentsOf: HostProcess.root.appendingPathComponent(
+        "Plugins/NotebookKit/Generated/MediatorClients.swift"), encoding: .utf8)
+    #expect(
+      result.stdout == committed,
+      "run `swift run apiary generate --output Plugins/NotebookKit/Generated/MediatorClients.swift`"
+    )
+  }
+}

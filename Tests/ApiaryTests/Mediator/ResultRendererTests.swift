@@ -1,0 +1,47 @@
+import Testing
+
+@testable import Apiary
+
+@Suite struct ResultRendererTests {
+  struct Note: Codable, Sendable {
+    var title: String
+    var tags: [String]
+  }
+
+  struct Opaque: Sendable, CustomStringConvertible {
+    var description: String { "opaque thing" }
+  }
+
+  @Test func rendersJSONRepresentableValues() {
+    #expect(ResultRenderer.render(nil) == "null")
+    #expect(ResultRenderer.render(()) == "null")
+    #expect(ResultRenderer.render("a \"quoted\"\nline\u{1}") == #""a \"quoted\"\nline\u0001""#)
+    #expect(ResultRenderer.render(42) == "42")
+    #expect(ResultRenderer.render(UInt8(7)) == "7")
+    #expect(ResultRenderer.render(1.5) == "1.5")
+    #expect(ResultRenderer.render(true) == "true")
+    let nested: [String: any Sendable] = [
+      "b": [1, "two", nil as Int?] as [any Sendable], "a": ["x": false] as [String: any Sendable],
+    ]
+    #expect(ResultRenderer.render(nested) == #"{"a":{"x":false},"b":[1,"two",null]}"#)
+    #expect(
+      ResultRenderer.render(JSONValue.object(["k": [1, 2.5, nil]])) == #"{"k":[1,2.5,null]}"#)
+    #expect(
+      ResultRenderer.render(Note(title: "Hi", tags: ["a"])) == #"{"tags":["a"],"title":"Hi"}"#)
+  }
+
+  @Test func fallsBackToADescription() {
+    #expect(ResultRenderer.json(Opaque()) == nil)
+    #expect(ResultRenderer.render(Opaque()) == "opaque thing")
+    #expect(ResultRenderer.json(Double.nan) == nil)
+    #expect(ResultRenderer.json([Opaque()]) == nil)
+  }
+
+  @Test func rendersWhatARemoteCallReturns() throws {
+    let mediator = try Fixtures.mediator()
+    let result = try mediator.open("app://calc/count?items=a&items=b")
+    #expect(ResultRenderer.render(result) == "2")
+    let echoed = try mediator.open("app://calc/echo?value=a&value=b%20c")
+    #expect(ResultRenderer.render(echoed) == #"["a","b c"]"#)
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import Apiary
+
+@Suite struct WrapperGeneratorTests {
+  static let generatedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Generated/SampleClients.swift")
+
+  @Test func generatedSourceMatchesTheCommittedSample() throws {
+    let source = WrapperGenerator.swiftSource(for: GeneratorSample.targets)
+    if ProcessInfo.processInfo.environment["APIARY_REGENERATE"] != nil {
+      try source.write(to: Self.generatedFile, atomically: true, encoding: .utf8)
+    }
+    let committed = try String(contentsOf: Self.generatedFile, encoding: .utf8)
+    #expect(source == committed)
+  }
+}
+
+extension WrapperGeneratorTests {
+  static let awkward = [
+    TargetManifest(name: "empty", type: "X.Y"),
+    TargetManifest(
+      name: "a-very-long-target-name-that-goes-on-and-on-and-on", type: "X.Z",
+      actions: [
+        ActionManifest(
+          name: "class",
+          parameters: (1...6).map {
+            ParameterManifest(name: "parameter_number_\($0)_with_a_long_name", kind: .object)
+          },
+          summary:
+            "A summary\nwith a line break and enough words to need wrapping when it is written"
+            + " as a documentation comment above the generated method.")
+      ]),
+  ]
+
+  @Test func awkwardManifestsGiveShortLinesAndEscapedNames() {
+    let source = WrapperGenerator.swiftSource(for: Self.awkward, accessLevel: .internal)
+    if let path = ProcessInfo.processInfo.environment["APIARY_AWKWARD_OUTPUT"] {
+      try? source.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.allSatisfy { $0.count <= 100 })
+    #expect(source.contains("struct EmptyClient: Sendable {"))
+    #expect(source.contains("  func `class`(\n"))
+    #expect(source.contains("    parameterNumber1WithALongName: [String: any Sendable]? = nil,\n"))
+    #expect(source.contains("params[\"parameter_number_1_with_a_long_name\"] ="))
+    #expect(source.contains("  var aVeryLongTargetNameThatGoesOnAndOnAndOn: AVeryLongTargetName"))
+    #expect(!source.contains("public"))
+    #expect(
+      source == WrapperGenerator.swiftSource(for: Self.awkward.reversed(), accessLevel: .internal))
+  }
+}
+
+@Suite struct GeneratedClientTests {
+  private func mediator() throws -> Mediator {
+    let mediator = Mediator(scheme: "app", catalog: TypeCatalog())
+    try mediator.addTargets(
+      GeneratorSample.targets, owner: "sample", context: Fixtures.context(mediator))
+    return mediator
+  }
+
+  @Test func typedCallsPassParametersAndDefaults() async throws {
+    let mediator = try mediator()
+    let note = try await mediator.notes.create(title: "Hi")
+    #expect(note["title"] as? String == "Hi")
+    #expect(note["pinned"] as? Bool == false)
+    #expect(note["tags"] as? Int == 1)  // the declared default ["inbox"] was filled in
+    #expect(note["body"] as? String == "")
+    #expect(note["folder"] as? String == "Quotes \"and\" more")
+    let full = try await mediator.notes.create(
+      title: "T", pinned: true, tags: ["a", "b"], body: "text", folder: "f")
+    #expect(full["pinned"] as? Bool == true)
+    #expect(full["tags"] as? Int == 2)
+    #expect(full["body"] as? String == "text")
+  }
+
+  @Test func typedResultsAndKeywordNamedParameters() async throws {
+    let mediator = try mediator()
+    #expect(try await mediator.notes.count() == 3)
+    #expect(try await mediator.notes.titles() as? [String] == ["a", "b"])
+    #expect(try await mediator.notes.delete(id: 1) == nil)
+    #expect(try await mediator.notes.delete(id: 0) as? String == "nothing deleted")
+    let hits = try await mediator.searchIndex.query(text: "x", default: "d")
+    #expect(hits["limit"] as? Int == 20)
+    #expect(hits["minScore"] as? Double == 0.5)
+    #expect(hits["hasFilter"] as? Bool == false)
+    #expect(hits["default"] as? String == "d")
+    #expect(SearchIndexClient.target == "search-index")
+  }
+
+  @Test func typedCallsReportMissingTargets() async throws {
+    let empty = Mediator(scheme: "app", catalog: TypeCatalog())
+    let error = await asyncMediatorError { try await empty.notes.count() }
+    #expect(error == .targetNotFound(target: "notes", action: "count"))
+  }
+}
