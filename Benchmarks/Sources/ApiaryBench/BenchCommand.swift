@@ -18,8 +18,10 @@ struct BenchCommand {
 
     var report = Report()
     if selected("container") { ContainerSuite.run(harness, into: &report) }
+    if selected("mediator") { await MediatorSuite.run(harness, into: &report) }
     if selected("lifecycle") { await LifecycleSuite.run(harness, into: &report) }
     if selected("events") { await EventSuite.run(harness, into: &report) }
+    for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())
   }
 }

@@ -25,7 +25,8 @@ extension ContainerCases {
     return ContainerCases(
       singleton: { n in for _ in 0..<n { blackHole(container.resolve(Logger.self)) } },
       transient: { n in for _ in 0..<n { blackHole(container.resolve(Consumer.self)) } },
-      named: { n in for _ in 0..<n { blackHole(container.resolve(Logger.self, name: bindingName)) } },
+      named: { n in for _ in 0..<n { blackHole(container.resolve(Logger.self, name: bindingName)) }
+      },
       argument: { n in
         for _ in 0..<n { blackHole(container.resolve(Greeter.self, argument: greeterArgument)) }
       },

@@ -3,11 +3,11 @@
 enum ContainerSuite {
   static var operations: [(name: String, run: KeyPath<ContainerCases, (Int) -> Void>)] {
     [
-    ("singleton resolve", \.singleton),
-    ("transient, two deps", \.transient),
-    ("named resolve", \.named),
-    ("resolve with argument", \.argument),
-    ("failed resolve", \.failed),
+      ("singleton resolve", \.singleton),
+      ("transient, two deps", \.transient),
+      ("named resolve", \.named),
+      ("resolve with argument", \.argument),
+      ("failed resolve", \.failed),
     ]
   }
 
@@ -36,8 +36,12 @@ enum ContainerSuite {
     let dictionary = ContainerCases.dictionary(bindings: 10)
     let swinject = ContainerCases.swinject(bindings: 10)
     let apiary = ContainerCases.apiary(bindings: 10)
-    let measured = apiary.cases.map { harness.measureConcurrently(threads: threads, $0.concurrentSingleton) }
-    for (peerName, peer) in [("Swinject 2.10, synchronized", swinject), ("dictionary+lock", dictionary)] {
+    let measured = apiary.cases.map {
+      harness.measureConcurrently(threads: threads, $0.concurrentSingleton)
+    }
+    for (peerName, peer) in [
+      ("Swinject 2.10, synchronized", swinject), ("dictionary+lock", dictionary),
+    ] {
       report.add(
         Row(
           section: section, name: "singleton resolve, per thread", apiary: measured,

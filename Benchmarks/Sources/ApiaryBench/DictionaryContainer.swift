@@ -63,7 +63,10 @@ final class DictionaryContainer: Sendable {
   }
 
   func resolve<T, Argument: Sendable>(_ type: T.Type, argument: Argument) -> T? {
-    guard case .argument(let factory) = entries.withLock({ $0[Key(type: ObjectIdentifier(type), name: nil)] })
+    guard
+      case .argument(let factory) = entries.withLock({
+        $0[Key(type: ObjectIdentifier(type), name: nil)]
+      })
     else { return nil }
     return factory(self, argument) as? T
   }

@@ -21,7 +21,8 @@ enum EventSuite {
       try await kernel.boot()
     } catch {
       report.add(
-        Row(section: section, name: name, peerName: "handler array", peer: baseline,
+        Row(
+          section: section, name: name, peerName: "handler array", peer: baseline,
           note: "\(error)"))
       return
     }
@@ -29,7 +30,7 @@ enum EventSuite {
     let note =
       check.handledBy.count == handlers
       ? nil : "handled by \(check.handledBy.count) of \(handlers) modules"
-    let measured = await harness.measure { n in
+    let measured = await harness.measureAsync { n in
       for _ in 0..<n { blackHole(await kernel.events.post(ListeningModule.event)) }
     }
     await kernel.shutdown()
@@ -43,7 +44,7 @@ enum EventSuite {
   private static func measureBaseline(_ harness: Harness) async -> Measurement {
     let closures: [EventBus.Handler] = (0..<handlers).map { _ in { _ in .handled } }
     let event = Event(name: ListeningModule.event)
-    let measured = await harness.measure { n in
+    let measured = await harness.measureAsync { n in
       for _ in 0..<n {
         var handled = 0
         for closure in closures where (try? await closure(event)) == .handled { handled += 1 }

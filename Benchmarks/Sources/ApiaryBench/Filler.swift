@@ -26,7 +26,9 @@ func fillerTypes(_ count: Int) -> [any Filler.Type] {
     F0.self, F1.self, F2.self, F3.self, F4.self, F5.self, F6.self, F7.self, F8.self, F9.self,
   ]
   let hundred = digits.flatMap { first in digits.map { second in pair(first, second) } }
-  let tenThousand = hundred.lazy.flatMap { first in hundred.lazy.map { second in pair(first, second) } }
+  let tenThousand = hundred.lazy.flatMap { first in
+    hundred.lazy.map { second in pair(first, second) }
+  }
   return Array(tenThousand.prefix(count))
 }
 

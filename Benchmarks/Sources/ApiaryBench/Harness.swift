@@ -41,7 +41,7 @@ struct Harness: Sendable {
 
   /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
   /// between threads, so allocations are not reported.
-  func measure(_ body: (Int) async -> Void) async -> Measurement {
+  func measureAsync(_ body: (Int) async -> Void) async -> Measurement {
     var iterations = 1
     while true {
       let start = Self.now()
@@ -63,7 +63,9 @@ struct Harness: Sendable {
   /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
   /// so perfect scaling shows the single-thread figure.
   func measureConcurrently(threads: Int, _ body: @Sendable (Int) -> Void) -> Measurement {
-    var result = measure { n in DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) } }
+    var result = measure { n in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) }
+    }
     result.allocations = nil
     return result
   }

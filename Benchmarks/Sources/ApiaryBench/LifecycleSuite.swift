@@ -17,7 +17,9 @@ enum LifecycleSuite {
       let began = Harness.now()
       do {
         generated = try ManifestGenerator(count: count).write()
-        printError("  generated \(count) module manifests in \(Report.formatNanos(Double(Harness.now() - began)))")
+        printError(
+          "  generated \(count) module manifests in \(Report.formatNanos(Double(Harness.now() - began)))"
+        )
       } catch {
         report.add(Row(section: section, name: "boot", peerName: "-", note: "\(error)"))
         continue
@@ -94,7 +96,8 @@ enum LifecycleSuite {
       var instances: [any Module] = []
       instances.reserveCapacity(objects.count)
       for object in objects {
-        if let name = object["type"] as? String, let type = catalog.lookup(name) as? any Module.Type {
+        if let name = object["type"] as? String, let type = catalog.lookup(name) as? any Module.Type
+        {
           instances.append(type.init())
         }
       }

@@ -49,7 +49,8 @@ struct ManifestGenerator {
     for index in 0..<count {
       let name = "m\(index)"
       names.append(name)
-      try Self.write(module(index, &random), to: modules.appendingPathComponent("\(name).json").path)
+      try Self.write(
+        module(index, &random), to: modules.appendingPathComponent("\(name).json").path)
     }
     return Output(directory: directory.path, names: names)
   }
@@ -67,10 +68,10 @@ struct ManifestGenerator {
     let services =
       type == "ServiceModule"
       ? """
-        [{ "protocol": "ApiaryBench.ManifestService",
-           "implementation": "ApiaryBench.ManifestService", "name": "m\(index)",
-           "scope": "singleton" }]
-        """ : "[]"
+      [{ "protocol": "ApiaryBench.ManifestService",
+         "implementation": "ApiaryBench.ManifestService", "name": "m\(index)",
+         "scope": "singleton" }]
+      """ : "[]"
     let dependencyList = dependencies.sorted().map { "\"m\($0)\"" }.joined(separator: ", ")
     return """
       {
