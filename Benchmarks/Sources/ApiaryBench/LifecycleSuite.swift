@@ -7,8 +7,8 @@ import Foundation
 enum LifecycleSuite {
   static let sizes = [10, 100, 1_000, 10_000]
 
-  static func run(_ harness: Harness, into report: inout Report) async {
-    for count in sizes {
+  static func run(_ harness: Harness, sizes: [Int], into report: inout Report) async {
+    for count in sizes where count > 0 {
       let section = "lifecycle, \(count) modules"
       let smoke = harness.samples <= 2
       let runs = smoke ? 1 : max(harness.oneShotRuns, min(100, 20_000 / count))
