@@ -11,7 +11,9 @@
 ///
 /// Every method is safe to call from any thread or task, including from inside a factory while
 /// other threads register. A resolve that finds a built instance takes one short lock; building
-/// a singleton or weak instance holds a family-wide construction lock so it happens once.
+/// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
+/// once, so a singleton's factory must not block waiting for another thread that is itself
+/// building a singleton.
 public final class Container: Sendable {
   @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
