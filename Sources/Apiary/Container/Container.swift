@@ -161,7 +161,7 @@ public final class Container: Sendable {
     ) { (r, _: Void) in try provider.provide(r) }
   }
 
-  private func add<T, Args>(
+  func add<T, Args>(
     _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
     source: SourceLocation? = nil, instance: T? = nil,
     make: @escaping @Sendable (Resolver, Args) throws -> T
