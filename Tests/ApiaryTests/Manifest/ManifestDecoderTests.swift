@@ -79,6 +79,13 @@ struct ManifestDecoderTests {
     #expect(module == expected)
   }
 
+  @Test func indexedKeyPaths() {
+    #expect(ManifestDecoder.indexed("modules", 0) == "modules[0]")
+    #expect(ManifestDecoder.indexed("modules", 10) == "modules[10]")
+    #expect(ManifestDecoder.indexed("a.b", 9_876_543) == "a.b[9876543]")
+    #expect(ManifestDecoder.indexed("", 7) == "[7]")
+  }
+
   @Test func appliesDefaults() throws {
     let set = decodeModules(
       #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "P.A"}]}"#)
