@@ -50,10 +50,12 @@ public struct ManifestLoader: Sendable {
       modulePaths = decoded.modulePaths
     }
     let base = (appFile as NSString).deletingLastPathComponent
-    var seen: Set<String> = []
+    // The application manifest is never read as a module file, even when `modules` lists the
+    // directory it is in.
+    var seen: Set<String> = [Self.standardized(appFile)]
     for (path, location) in modulePaths {
       for file in Self.moduleFiles(at: Self.join(base, path), location, &set.problems)
-      where seen.insert(file).inserted {
+      where seen.insert(Self.standardized(file)).inserted {
         set.files.append(file)
         let decoded = decodeModules(file: file)
         set.modules += decoded.modules
@@ -163,6 +165,10 @@ public struct ManifestLoader: Sendable {
       .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
       .sorted()
       .map { join(path, $0) }
+  }
+
+  static func standardized(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
   static func join(_ directory: String, _ name: String) -> String {

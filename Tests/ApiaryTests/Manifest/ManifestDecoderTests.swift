@@ -159,6 +159,30 @@ struct ManifestDecoderTests {
     #expect(set.modules.map(\.name) == ["b c"])
   }
 
+  @Test func hostileValuesAreProblemsNotCrashes() {
+    let text = """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "P.A", "priority": 1e300, "timeout": -1},
+        {"name": "b", "type": "P.B", "priority": 99999999999999999999, "timeout": 1e308},
+        {"name": "c", "type": "P.C", "priority": -9223372036854775808, "config": {"x": [[[]]]}}
+      ]}
+      """
+    let set = decodeModules(text)
+    #expect(
+      set.problems.map(\.message) == [
+        "expected integer, found number 1e+300",
+        "expected a number of seconds greater than 0, found integer -1",
+        "expected integer, found number 1e+20",
+      ])
+    #expect(set.modules.map(\.priority) == [0, 0, Int.min])
+    #expect(set.modules[1].startTimeout == 1e308)
+    for root in ["null", "\"text\"", "3", "true"] {
+      let other = decodeModules(root)
+      #expect(other.problems.map(\.kind) == [.typeMismatch])
+      #expect(other.modules.isEmpty)
+    }
+  }
+
   @Test func enumValuesSuggestClosest() {
     let set = decodeModules(
       #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "P.A", "level": "Basic"}]}"#)
