@@ -38,11 +38,10 @@ public struct ManifestLoader: Sendable {
       ])
     }
     var set = ManifestSet(files: [appFile])
-    let modulePaths: [(path: String, location: SourceLocation)]
+    var modulePaths: [(path: String, location: SourceLocation)] = []
     switch Self.read(appFile) {
     case .failure(let problem):
       set.problems.append(problem)
-      modulePaths = []
     case .success(let data):
       let decoded = Self.decodeApplication(data, file: appFile)
       set.application = decoded.application
@@ -50,6 +49,12 @@ public struct ManifestLoader: Sendable {
       modulePaths = decoded.modulePaths
     }
     let base = (appFile as NSString).deletingLastPathComponent
+    // When the application manifest cannot say where modules are, check the default directory
+    // anyway (if it exists), so one run reports the problems of every file.
+    let defaultDirectory = Self.join(base, "modules")
+    if set.application == nil, modulePaths.isEmpty, files.fileExists(atPath: defaultDirectory) {
+      modulePaths = [("modules", SourceLocation(file: appFile))]
+    }
     // The application manifest is never read as a module file, even when `modules` lists the
     // directory it is in.
     var seen: Set<String> = [Self.standardized(appFile)]

@@ -176,6 +176,8 @@ struct ManifestDecoderTests {
       ])
     #expect(set.modules.map(\.priority) == [0, 0, Int.min])
     #expect(set.modules[1].startTimeout == 1e308)
+    #expect(decodeModules("").problems.map(\.message) == ["expected a value, found end of file"])
+    #expect(decodeModules("", file: "m.plist").problems.map(\.kind) == [.syntax])
     for root in ["null", "\"text\"", "3", "true"] {
       let other = decodeModules(root)
       #expect(other.problems.map(\.kind) == [.typeMismatch])
