@@ -221,6 +221,13 @@ struct ManifestValidatorTests {
     #expect(problems.map { "\($0.location.keyPath): \($0.message)" } == expected)
   }
 
+  @Test func repeatedNamesShortAndLong() {
+    #expect(ManifestValidator.repeats(["a", "b", "a", "c", "b", "a"]) == [2, 4, 5])
+    let long = (0..<100).map { "n\($0 % 40)" }
+    #expect(ManifestValidator.repeats(long) == Array(40..<100))
+    #expect(ManifestValidator.repeats([]) == [])
+  }
+
   @Test func cachesCatalogLookups() {
     let modules = (0..<1_000).map { module("m\($0)", type: "Missing.Shared") }
     let problems = validate(modules)
