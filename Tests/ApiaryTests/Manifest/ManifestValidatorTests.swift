@@ -235,3 +235,16 @@ struct ManifestValidatorTests {
     #expect(problems.allSatisfy { $0.kind == .typeNotFound })
   }
 }
+
+@Suite("Manifest: suggestions")
+struct SuggestionTests {
+  @Test func closestCandidates() {
+    #expect(Suggestion.closest(to: "priorty", in: ["name", "priority"]) == "priority")
+    #expect(Suggestion.closest(to: "Priority", in: ["priority"]) == "priority")
+    #expect(Suggestion.closest(to: "integer", in: ["int", "string"]) == "int")
+    #expect(Suggestion.closest(to: "zzz", in: ["name", "type"]) == nil)
+    #expect(Suggestion.closest(to: String(repeating: "a", count: 100), in: ["a"]) == nil)
+    #expect(Suggestion.editDistance(Array("kitten".utf8), Array("sitting".utf8), limit: 5) == 3)
+    #expect(Suggestion.editDistance(Array("".utf8), Array("abc".utf8), limit: 5) == 3)
+  }
+}
