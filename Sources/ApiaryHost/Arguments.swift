@@ -41,6 +41,11 @@ struct Arguments {
     }
   }
 
+  /// The optional `DIR` positional of commands that read manifests, or the default directory.
+  func manifestsDirectory() throws(UsageError) -> String {
+    try positionals(atMost: 1).first ?? Host.defaultManifests
+  }
+
   /// At most `count` positionals are accepted.
   func positionals(atMost count: Int) throws(UsageError) -> [String] {
     guard positionals.count <= count else {

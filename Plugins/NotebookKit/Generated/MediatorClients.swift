@@ -5,6 +5,9 @@ import Apiary
 
 /// Typed calls to the `diagnostics` target.
 public struct DiagnosticsClient: Sendable {
+  /// The target's name in manifests and URLs.
+  public static let target = "diagnostics"
+
   public let mediator: Mediator
 
   public init(mediator: Mediator) {
@@ -33,13 +36,15 @@ public struct DiagnosticsClient: Sendable {
   }
 
   private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws -> R {
-    try await mediator.perform(
-      target: "diagnostics", action: action, params: params, as: R.self)
+    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)
   }
 }
 
 /// Typed calls to the `notes` target.
 public struct NotesClient: Sendable {
+  /// The target's name in manifests and URLs.
+  public static let target = "notes"
+
   public let mediator: Mediator
 
   public init(mediator: Mediator) {
@@ -79,13 +84,15 @@ public struct NotesClient: Sendable {
   }
 
   private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws -> R {
-    try await mediator.perform(
-      target: "notes", action: action, params: params, as: R.self)
+    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)
   }
 }
 
 /// Typed calls to the `search` target.
 public struct SearchClient: Sendable {
+  /// The target's name in manifests and URLs.
+  public static let target = "search"
+
   public let mediator: Mediator
 
   public init(mediator: Mediator) {
@@ -101,8 +108,7 @@ public struct SearchClient: Sendable {
   }
 
   private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws -> R {
-    try await mediator.perform(
-      target: "search", action: action, params: params, as: R.self)
+    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)
   }
 }
 

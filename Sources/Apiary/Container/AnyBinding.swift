@@ -2,16 +2,17 @@
 ///
 /// `@unchecked Sendable`: the only mutable state lives in ``Binding`` (its caches and hooks) and
 /// is read and written only while holding `family.lock`; everything declared here is immutable.
+@usableFromInline
 class AnyBinding: @unchecked Sendable {
-  let key: BindingKey
-  let serviceKey: ServiceKey
-  let scope: Scope
+  @usableFromInline let key: BindingKey
+  @usableFromInline let serviceKey: ServiceKey
+  @usableFromInline let scope: Scope
   let owner: String?
   let kind: BindingInfo.Kind
   let isEager: Bool
   let source: SourceLocation?
   let order: Int
-  let family: Family
+  @usableFromInline let family: Family
 
   init(
     key: BindingKey, serviceKey: ServiceKey, scope: Scope, owner: String?, kind: BindingInfo.Kind,

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A binding of `T` created from runtime arguments of tuple type `Args` (`Void` for none).
@@ -7,17 +8,18 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `cached`, `weakObject` and `completions` are read and written only
 /// while holding `family.lock`; `hasCompletions` is atomic; the rest is immutable.
+@usableFromInline
 final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
-  typealias Make = @Sendable (Resolver, Args) throws -> T
-  typealias Completion = @Sendable (Resolver, T) throws -> Void
+  @usableFromInline typealias Make = @Sendable (Resolver, Args) throws -> T
+  @usableFromInline typealias Completion = @Sendable (Resolver, T) throws -> Void
 
-  let make: Make
+  @usableFromInline let make: Make
   /// The singleton or bound instance.
-  private var cached: T?
+  @exclusivity(unchecked) @usableFromInline var cached: T?
   /// The weak-scoped instance.
-  private weak var weakObject: AnyObject?
-  private var completions: [Completion] = []
-  private let hasCompletions = Atomic<Bool>(false)
+  @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
+  @usableFromInline var completions: [Completion] = []
+  @usableFromInline let hasCompletions = Atomic<Bool>(false)
 
   init(
     _ serviceKey: ServiceKey, scope: Scope, owner: String?, kind: BindingInfo.Kind,
@@ -42,7 +44,7 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
   }
 
   /// The shared instance, if one exists. The caller holds `family.lock`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func existing() -> T? {
     if let cached { return cached }
     guard scope == .weak, let weakObject else { return nil }
@@ -70,6 +72,7 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
 
   /// Creates (or, for singletons built meanwhile by another thread, fetches) an instance.
   /// Called without `family.lock` held; never calls module code while holding it.
+  @inlinable
   func produce(_ arguments: Args, requester: Registry) throws(ContainerError) -> T {
     let state = ResolutionState.current
     let id = ObjectIdentifier(self)
@@ -121,7 +124,8 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
     return value
   }
 
-  private func wrap(_ error: any Error) -> ContainerError {
+  @usableFromInline
+  func wrap(_ error: any Error) -> ContainerError {
     (error as? ContainerError) ?? .factoryFailed(serviceKey, underlying: error)
   }
 }

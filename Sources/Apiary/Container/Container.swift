@@ -11,9 +11,11 @@
 ///
 /// Every method is safe to call from any thread or task, including from inside a factory while
 /// other threads register. A resolve that finds a built instance takes one short lock; building
-/// a singleton or weak instance holds a family-wide construction lock so it happens once.
+/// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
+/// once, so a singleton's factory must not block waiting for another thread that is itself
+/// building a singleton.
 public final class Container: Sendable {
-  let registry: Registry
+  @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
   let owner: String?
   /// Whether registrations through this view replace existing keys (derived containers).
@@ -159,7 +161,7 @@ public final class Container: Sendable {
     ) { (r, _: Void) in try provider.provide(r) }
   }
 
-  private func add<T, Args>(
+  func add<T, Args>(
     _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
     source: SourceLocation? = nil, instance: T? = nil,
     make: @escaping @Sendable (Resolver, Args) throws -> T
@@ -245,6 +247,7 @@ public final class Container: Sendable {
   /// ```swift
   /// let store: any NoteStore = try container.resolve()
   /// ```
+  @inlinable
   public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T
   {
@@ -252,6 +255,7 @@ public final class Container: Sendable {
   }
 
   /// The instance of a binding registered with runtime arguments of these types.
+  @inlinable
   public func resolve<T, each A>(
     _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
   ) throws(ContainerError) -> T {
@@ -259,6 +263,7 @@ public final class Container: Sendable {
   }
 
   /// The instance, or nil when nothing is bound.
+  @inlinable
   public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T?
   {
@@ -278,6 +283,11 @@ public final class Container: Sendable {
   /// A ``Provider`` that resolves on every `get()`.
   public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
     resolver.provider(type, name: name)
+  }
+
+  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    try resolver.make(type)
   }
 
   /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.

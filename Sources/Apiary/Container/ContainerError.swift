@@ -73,6 +73,7 @@ public struct NearbyBindings: Sendable {
   let registry: Registry?
   let key: ServiceKey?
 
+  @usableFromInline
   init(registry: Registry? = nil, key: ServiceKey? = nil) {
     self.registry = registry
     self.key = key

@@ -9,10 +9,19 @@ import Synchronization
 /// - `construction` serialises building singletons and weak instances, so each is built exactly
 ///   once. It is recursive because a factory resolves its dependencies on the same thread. It
 ///   is never taken by registration or by a resolve that finds a built instance.
-final class Family: Sendable {
-  let lock = NSLock()
-  let construction = NSRecursiveLock()
+///
+/// `@unchecked Sendable`: `lock` is a pthread mutex (made to be shared between threads),
+/// created in `init` and destroyed in `deinit`, when no registry can use it any more (every
+/// registry and binding holds its family).
+@usableFromInline
+final class Family: @unchecked Sendable {
+  @usableFromInline let lock = Lock()
+  @usableFromInline let construction = NSRecursiveLock()
   private let sequence = Atomic<Int>(0)
+
+  init() {}
+
+  deinit { lock.destroy() }
 
   /// A number that orders registrations (eager singletons are built in this order).
   func nextOrder() -> Int { sequence.wrappingAdd(1, ordering: .relaxed).newValue }

@@ -2,17 +2,22 @@
 ///
 /// `@unchecked Sendable`: `table` is read and written only while holding `family.lock`, which
 /// is shared by every registry of a family; everything else is immutable.
+@usableFromInline
 final class Registry: @unchecked Sendable {
-  let family: Family
-  let parent: Registry?
+  @usableFromInline let family: Family
+  /// `family.lock`, held here so the hot path reaches it without retaining the family.
+  @usableFromInline let lock: Lock
+  @usableFromInline let parent: Registry?
   let catalog: TypeCatalog
-  private var table: [BindingKey: AnyBinding]
+  // Guarded by `lock`, which also gives the exclusivity that dynamic checks would enforce.
+  @exclusivity(unchecked) @usableFromInline var table: [BindingKey: AnyBinding]
 
   init(
     family: Family, parent: Registry?, catalog: TypeCatalog,
     table: [BindingKey: AnyBinding] = [:]
   ) {
     self.family = family
+    self.lock = family.lock
     self.parent = parent
     self.catalog = catalog
     self.table = table
@@ -21,17 +26,19 @@ final class Registry: @unchecked Sendable {
   // MARK: Resolving
 
   /// The binding for `key` here or in an ancestor. The caller holds `family.lock`.
-  @inline(__always)
-  private func find(_ key: BindingKey) -> AnyBinding? {
-    var registry = self
-    while true {
+  @inlinable @inline(__always)
+  func find(_ key: BindingKey) -> AnyBinding? {
+    if let binding = table[key] { return binding }
+    var next = parent
+    while let registry = next {
       if let binding = registry.table[key] { return binding }
-      guard let parent = registry.parent else { return nil }
-      registry = parent
+      next = registry.parent
     }
+    return nil
   }
 
   /// The registry in this chain whose table holds `binding`. The caller holds `family.lock`.
+  @usableFromInline
   func home(of binding: AnyBinding) -> Registry? {
     var registry: Registry? = self
     while let current = registry {
@@ -53,7 +60,7 @@ final class Registry: @unchecked Sendable {
     return unsafeDowncast(found, to: Binding<T, Args>.self)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolve<T, Args>(_: T.Type, name: String?, arguments: Args) throws(ContainerError) -> T {
     guard let value = try resolveIfBound(T.self, name: name, arguments: arguments) else {
       throw .notBound(
@@ -64,23 +71,23 @@ final class Registry: @unchecked Sendable {
     return value
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func resolveIfBound<T, Args>(_: T.Type, name: String?, arguments: Args) throws(ContainerError)
     -> T?
   {
     let key = BindingKey(T.self, name: name, arguments: Args.self)
-    family.lock.lock()
+    lock.lock()
     guard let found = find(key) else {
-      family.lock.unlock()
+      lock.unlock()
       return nil
     }
     // See `binding(_:name:_:)`: the key guarantees the dynamic type.
     let binding = unsafeDowncast(found, to: Binding<T, Args>.self)
     if let value = binding.existing() {
-      family.lock.unlock()
+      lock.unlock()
       return value
     }
-    family.lock.unlock()
+    lock.unlock()
     return try binding.produce(arguments, requester: self)
   }
 
@@ -98,21 +105,26 @@ final class Registry: @unchecked Sendable {
   // MARK: Registering
 
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
-    family.lock.lock()
-    defer { family.lock.unlock() }
-    if !override, let existing = table[binding.key] {
-      throw .duplicate(binding.serviceKey, existingOwner: existing.owner, newOwner: binding.owner)
+    lock.lock()
+    let previous = table[binding.key]
+    if !override, let previous {
+      lock.unlock()
+      throw .duplicate(binding.serviceKey, existingOwner: previous.owner, newOwner: binding.owner)
     }
     table[binding.key] = binding
+    lock.unlock()
+    // A replaced singleton is released here, outside the lock: its deinit may run module code.
+    withExtendedLifetime(previous) {}
   }
 
   /// Removes `owner`'s bindings; their instances are released once nobody else holds them.
   func removeAll(ownedBy owner: String) {
-    family.lock.lock()
+    lock.lock()
     let removed = table.filter { $0.value.owner == owner }
     for key in removed.keys { table[key] = nil }
-    family.lock.unlock()
-    _ = removed  // released here, outside the lock: deinitializers may run module code
+    lock.unlock()
+    // Released here, outside the lock: deinitializers may run module code.
+    withExtendedLifetime(removed) {}
   }
 
   /// A registry holding this chain's bindings (children's win) minus `owners`' bindings.

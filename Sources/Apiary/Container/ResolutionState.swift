@@ -13,11 +13,16 @@
 /// Factories are synchronous, so one resolve runs on one thread from start to end, and the
 /// state is reached through a pthread key. The arrays keep their capacity, so a resolve does
 /// not allocate once a thread has resolved something.
+@usableFromInline
 final class ResolutionState {
-  var stack: [AnyBinding] = []
-  var instances: [ObjectIdentifier: Any] = [:]
+  // Only the owning thread reaches this object, so accesses cannot overlap.
+  @exclusivity(unchecked) @usableFromInline var stack: [AnyBinding] = []
+  @exclusivity(unchecked) @usableFromInline var instances: [ObjectIdentifier: Any] = [:]
+
+  init() {}
 
   /// The calling thread's state, created on first use and released when the thread exits.
+  @usableFromInline
   static var current: ResolutionState {
     if let pointer = pthread_getspecific(threadKey) {
       return Unmanaged<ResolutionState>.fromOpaque(pointer).takeUnretainedValue()
@@ -28,6 +33,7 @@ final class ResolutionState {
   }
 
   /// The binding path from the first occurrence of `binding` on the stack back to it.
+  @usableFromInline
   func cyclePath(to binding: AnyBinding) -> [ServiceKey] {
     let start = stack.firstIndex { $0 === binding } ?? stack.startIndex
     return (stack[start...] + [binding]).map(\.serviceKey)

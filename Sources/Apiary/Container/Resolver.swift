@@ -7,10 +7,16 @@
 /// let greeting = try container.resolve(Greeting.self, arguments: "Ada", 3)
 /// ```
 public struct Resolver: Sendable {
-  let registry: Registry
+  @usableFromInline let registry: Registry
+
+  @usableFromInline
+  init(registry: Registry) {
+    self.registry = registry
+  }
 
   /// The instance bound to `type` (and `name`); throws ``ContainerError/notBound(_:nearby:)``
   /// when nothing is bound.
+  @inlinable
   public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T
   {
@@ -18,6 +24,7 @@ public struct Resolver: Sendable {
   }
 
   /// The instance of a binding registered with runtime arguments of these types.
+  @inlinable
   public func resolve<T, each A>(
     _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
   ) throws(ContainerError) -> T {
@@ -25,6 +32,7 @@ public struct Resolver: Sendable {
   }
 
   /// The instance, or nil when nothing is bound (errors while creating it still throw).
+  @inlinable
   public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
     -> T?
   {
@@ -44,6 +52,21 @@ public struct Resolver: Sendable {
   /// Resolves anew on every `get()`, honouring the binding's scope.
   public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
     Provider(resolver: self, name: name)
+  }
+
+  /// A new instance of an ``Injectable`` class that need not be registered (objection builds
+  /// unregistered classes the same way), with its ``Injected`` properties filled.
+  ///
+  /// ```swift
+  /// let controller = try resolver.make(NotesController.self)
+  /// ```
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    let instance: T
+    do { instance = try T(resolver: self) } catch {
+      throw (error as? ContainerError) ?? .factoryFailed(ServiceKey(T.self), underlying: error)
+    }
+    try inject(into: instance)
+    return instance
   }
 
   /// Fills `object`'s ``Injected`` properties (its superclasses' too), then calls its

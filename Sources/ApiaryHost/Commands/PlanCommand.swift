@@ -16,7 +16,7 @@ enum PlanCommand: HostCommand {
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory: String
     do {
-      directory = try arguments.positionals(atMost: 1).first ?? Host.defaultManifests
+      directory = try arguments.manifestsDirectory()
     } catch {
       return Host.usageError(error, usage: usage)
     }

@@ -112,3 +112,30 @@ final class DILazyHolder: Sendable {
   }
   #expect(error?.description.contains("an Optional was inferred") == true)
 }
+
+@Test func makeBuildsAnUnregisteredInjectableClass() throws {
+  let c = Container()
+  try c.register((any DILogger).self) { _ in DIMemoryLogger() }
+  try c.register((any DILogger).self, name: "audit") { _ in DIMemoryLogger() }
+  let store = try c.make(DIFileStore.self)
+  #expect(store.$audit && store.didInjectCalls == 1)
+  #expect(try c.make(DIFileStore.self) !== store)
+  #expect(!c.isBound(DIFileStore.self))
+}
+
+@Test func replacedSingletonIsReleasedOutsideTheLock() throws {
+  let c = Container()
+  try c.register(DIReentrantDeinit.self, scope: .singleton) { _ in DIReentrantDeinit(c) }
+  try c.register(DIThing.self) { _ in DIThing(id: 1) }
+  _ = try c.resolve(DIReentrantDeinit.self)
+  // The old singleton's deinit resolves from the container: no deadlock.
+  try c.register(DIReentrantDeinit.self, override: true) { _ in DIReentrantDeinit(c) }
+  c.removeAll(ownedBy: "nobody")
+  #expect(try c.resolve(DIThing.self).id == 1)
+}
+
+final class DIReentrantDeinit: Sendable {
+  let container: Container
+  init(_ container: Container) { self.container = container }
+  deinit { _ = try? container.resolve(DIThing.self) }
+}
