@@ -18,6 +18,8 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
     case alias(of: ServiceKey)
     /// A manifest `services` entry naming an ``Injectable`` implementation.
     case manifest(implementation: String)
+    /// A factory whose instances a ``CustomScope`` keeps.
+    case customScope(String)
 
     public var description: String {
       switch self {
@@ -26,6 +28,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
       case .provider: "provider"
       case .alias(let target): "alias of \(target)"
       case .manifest(let implementation): "manifest → \(implementation)"
+      case .customScope(let scope): "factory in custom scope \(scope)"
       }
     }
   }

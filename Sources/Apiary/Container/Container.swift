@@ -11,7 +11,9 @@
 ///
 /// Every method is safe to call from any thread or task, including from inside a factory while
 /// other threads register. A resolve that finds a built instance takes one short lock; building
-/// a singleton or weak instance holds a family-wide construction lock so it happens once.
+/// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
+/// once, so a singleton's factory must not block waiting for another thread that is itself
+/// building a singleton.
 public final class Container: Sendable {
   @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
@@ -159,7 +161,7 @@ public final class Container: Sendable {
     ) { (r, _: Void) in try provider.provide(r) }
   }
 
-  private func add<T, Args>(
+  func add<T, Args>(
     _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
     source: SourceLocation? = nil, instance: T? = nil,
     make: @escaping @Sendable (Resolver, Args) throws -> T

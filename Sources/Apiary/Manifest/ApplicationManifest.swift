@@ -1,6 +1,19 @@
 /// The application manifest (`app.json` or `app.plist` in a manifests directory): what the
 /// application is called, the URL scheme remote calls must use, the environment, where the module
-/// manifests are, and application-wide configuration.
+/// manifests are, and application-wide configuration. ``ManifestLoader`` reads it.
+///
+/// | key | type | default |
+/// |---|---|---|
+/// | `schemaVersion` | integer, must be `1` | required |
+/// | `name` | non-empty string | required |
+/// | `scheme` | URL scheme: a letter, then letters, digits, `+`, `-`, `.` | required |
+/// | `environment` | `dev`, `test`, `stage` or `prod` | `dev` |
+/// | `modules` | array of files or directories, relative to this file | `["modules"]` |
+/// | `config` | object, free-form | `{}` |
+/// | `fallback` | `{"target": string, "action": string}` | none |
+///
+/// A directory in `modules` contributes every `*.json` and `*.plist` file directly in it, sorted
+/// by name. Any other key is reported as a problem.
 ///
 /// ```json
 /// {
@@ -22,8 +35,9 @@ public struct ApplicationManifest: Sendable, Hashable {
   public var name: String
   /// The URL scheme of remote calls (`notebook://notes/create?...`). Other schemes are refused.
   public var scheme: String
+  /// `environment`; modules read it from their context.
   public var environment: Environment
-  /// Files or directories, relative to the application manifest, holding module manifests.
+  /// `modules`: files or directories, relative to the application manifest, holding module manifests.
   public var modulePaths: [String]
   /// Application-wide configuration, readable by every module.
   public var config: [String: JSONValue]

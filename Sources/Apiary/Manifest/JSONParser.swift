@@ -79,7 +79,10 @@ struct JSONParser {
               "arrays and objects nested deeper than \(Self.maximumDepth) levels",
               line: line, column: column)
           }
-          stack.append(Frame(isObject: isObject, line: line, column: column))
+          var frame = Frame(isObject: isObject, line: line, column: column)
+          // Most manifest objects have a handful of members: skip the first growth steps.
+          if isObject { frame.members.reserveCapacity(8) } else { frame.items.reserveCapacity(4) }
+          stack.append(frame)
           if isObject { try parseKey() }
           continue nextValue
         }
@@ -359,7 +362,7 @@ struct JSONParser {
     for (position, member) in members.enumerated() {
       let earlier =
         isSmall
-        ? members[..<position].firstIndex { $0.key == member.key }
+        ? members[..<position].firstIndex { ManifestNode.sameKey($0.key, member.key) }
         : firstIndex[member.key]
       if let first = earlier {
         let path = keyPath(frames: stack.count - 1)

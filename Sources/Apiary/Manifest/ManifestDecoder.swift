@@ -11,7 +11,7 @@ struct ManifestDecoder {
     func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     subscript(key: String) -> ManifestNode? {
-      members.first { $0.key == key }?.value
+      members.first { ManifestNode.sameKey($0.key, key) }?.value
     }
   }
 
@@ -251,7 +251,7 @@ struct ManifestDecoder {
       return nil
     }
     let fields = Fields(node: node, members: members, path: path)
-    for member in members where !keys.contains(member.key) {
+    for member in members where !keys.contains(where: { ManifestNode.sameKey($0, member.key) }) {
       let hint = Suggestion.closest(to: member.key, in: keys).map { "did you mean '\($0)'?" }
       problems.append(
         ManifestProblem(
@@ -333,7 +333,31 @@ struct ManifestDecoder {
       return nil
     }
     let path = fields.child(key)
-    return items.enumerated().map { ($1, "\(path)[\($0)]") }
+    return items.enumerated().map { ($1, Self.indexed(path, $0)) }
+  }
+
+  /// `path[index]`, built with one allocation: every module, service, target and action gets
+  /// one of these as its key path, so this is on the hot path of loading.
+  static func indexed(_ path: String, _ index: Int) -> String {
+    var digits = 1
+    var rest = index / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let count = path.utf8.count + digits + 2
+    return String(unsafeUninitializedCapacity: count) { buffer in
+      var position = buffer.initialize(fromContentsOf: path.utf8)
+      buffer[position] = UInt8(ascii: "[")
+      position += digits
+      var value = index
+      for offset in 0..<digits {
+        buffer[position - offset] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      }
+      buffer[position + 1] = UInt8(ascii: "]")
+      return count
+    }
   }
 
   /// An array of strings; wrong elements are reported and left out.

@@ -38,11 +38,10 @@ public struct ManifestLoader: Sendable {
       ])
     }
     var set = ManifestSet(files: [appFile])
-    let modulePaths: [(path: String, location: SourceLocation)]
+    var modulePaths: [(path: String, location: SourceLocation)] = []
     switch Self.read(appFile) {
     case .failure(let problem):
       set.problems.append(problem)
-      modulePaths = []
     case .success(let data):
       let decoded = Self.decodeApplication(data, file: appFile)
       set.application = decoded.application
@@ -50,10 +49,18 @@ public struct ManifestLoader: Sendable {
       modulePaths = decoded.modulePaths
     }
     let base = (appFile as NSString).deletingLastPathComponent
-    var seen: Set<String> = []
+    // When the application manifest cannot say where modules are, check the default directory
+    // anyway (if it exists), so one run reports the problems of every file.
+    let defaultDirectory = Self.join(base, "modules")
+    if set.application == nil, modulePaths.isEmpty, files.fileExists(atPath: defaultDirectory) {
+      modulePaths = [("modules", SourceLocation(file: appFile))]
+    }
+    // The application manifest is never read as a module file, even when `modules` lists the
+    // directory it is in.
+    var seen: Set<String> = [Self.standardized(appFile)]
     for (path, location) in modulePaths {
       for file in Self.moduleFiles(at: Self.join(base, path), location, &set.problems)
-      where seen.insert(file).inserted {
+      where seen.insert(Self.standardized(file)).inserted {
         set.files.append(file)
         let decoded = decodeModules(file: file)
         set.modules += decoded.modules
@@ -163,6 +170,10 @@ public struct ManifestLoader: Sendable {
       .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
       .sorted()
       .map { join(path, $0) }
+  }
+
+  static func standardized(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
   static func join(_ directory: String, _ name: String) -> String {

@@ -19,6 +19,13 @@ struct ManifestNode: Sendable {
     var value: ManifestNode
   }
 
+  /// Key equality with a length check first: most keys compared while decoding differ in
+  /// length, and that check is far cheaper than a full `String` comparison.
+  @inline(__always)
+  static func sameKey(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && a == b
+  }
+
   var value: Value
   var line: Int
   var column: Int

@@ -141,39 +141,50 @@ struct ManifestValidator {
     return location
   }
 
+  /// A service binding's identity: one binding per protocol and name in an application.
+  private struct ServiceKey: Hashable {
+    var protocolName: String
+    var name: String?
+  }
+
   private mutating func checkServicesAndTargets(_ modules: [ModuleManifest]) {
-    var services: [String: SourceLocation] = [:]
-    var targets: [String: SourceLocation] = [:]
-    for module in modules where module.isEnabled {
+    // First declarations, as (module, entry) indices; locations are built only for problems.
+    var services: [ServiceKey: (Int, Int)] = [:]
+    var targets: [String: (Int, Int)] = [:]
+    func serviceLocation(_ module: Int, _ index: Int) -> SourceLocation {
+      Self.location(
+        modules[module].services[index].source, in: modules[module], ".services[\(index)]")
+    }
+    func targetLocation(_ module: Int, _ index: Int) -> SourceLocation {
+      Self.location(
+        modules[module].targets[index].source, in: modules[module], ".targets[\(index)]")
+    }
+    for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (index, service) in module.services.enumerated() {
-        func location() -> SourceLocation {
-          Self.location(service.source, in: module, ".services[\(index)]")
-        }
-        let key = service.protocolName + "\u{0}" + (service.name ?? "")
-        if let first = services[key] {
+        let key = ServiceKey(protocolName: service.protocolName, name: service.name)
+        if let (firstModule, firstIndex) = services[key] {
+          let first = serviceLocation(firstModule, firstIndex)
           let named = service.name.map { " named '\($0)'" } ?? ""
           problems.append(
             ManifestProblem(
-              .duplicateName, at: location(),
+              .duplicateName, at: serviceLocation(moduleIndex, index),
               "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
                 + "give one of them a different 'name'"))
         } else {
-          services[key] = location()
+          services[key] = (moduleIndex, index)
         }
       }
       for (index, target) in module.targets.enumerated() {
-        func location() -> SourceLocation {
-          Self.location(target.source, in: module, ".targets[\(index)]")
-        }
-        if let first = targets[target.name] {
+        if let (firstModule, firstIndex) = targets[target.name] {
           problems.append(
             ManifestProblem(
-              .duplicateName, at: location(),
-              "duplicate target name '\(target.name)'; first declared at \(first)"))
+              .duplicateName, at: targetLocation(moduleIndex, index),
+              "duplicate target name '\(target.name)'; first declared at "
+                + "\(targetLocation(firstModule, firstIndex))"))
         } else {
-          targets[target.name] = location()
+          targets[target.name] = (moduleIndex, index)
         }
-        checkActions(target, at: location)
+        checkActions(target) { targetLocation(moduleIndex, index) }
       }
     }
   }
@@ -181,23 +192,23 @@ struct ManifestValidator {
   private mutating func checkActions(
     _ target: TargetManifest, at targetLocation: () -> SourceLocation
   ) {
-    var actions: Set<String> = []
+    let repeatedActions = Self.repeats(target.actions.map(\.name))
     for (index, action) in target.actions.enumerated() {
       func location() -> SourceLocation {
         action.source ?? Self.suffixed(targetLocation(), ".actions[\(index)]")
       }
-      if !actions.insert(action.name).inserted {
+      if repeatedActions.contains(index) {
         problems.append(
           ManifestProblem(
             .duplicateName, at: location(),
             "duplicate action name '\(action.name)' in target '\(target.name)'"))
       }
-      var parameters: Set<String> = []
+      let repeatedParameters = Self.repeats(action.parameters.map(\.name))
       for (position, parameter) in action.parameters.enumerated() {
         func parameterLocation() -> SourceLocation {
           Self.suffixed(location(), ".parameters[\(position)]")
         }
-        if !parameters.insert(parameter.name).inserted {
+        if repeatedParameters.contains(position) {
           problems.append(
             ManifestProblem(
               .duplicateName, at: parameterLocation(),
@@ -220,6 +231,23 @@ struct ManifestValidator {
         }
       }
     }
+  }
+
+  /// Positions of names that appeared earlier in `names`: a scan for short lists (no
+  /// allocation), a set for long ones (linear).
+  static func repeats(_ names: [String]) -> [Int] {
+    var result: [Int] = []
+    if names.count <= 16 {
+      for index in names.indices where names[..<index].contains(names[index]) {
+        result.append(index)
+      }
+    } else {
+      var seen: Set<String> = []
+      for (index, name) in names.enumerated() where !seen.insert(name).inserted {
+        result.append(index)
+      }
+    }
+    return result
   }
 
   /// Whether `value` is a valid value of a parameter of kind `kind`.

@@ -1,7 +1,25 @@
 /// One module as its manifest declares it. The manifest is the single source of truth for a
 /// module's level, priority, dependencies and configuration.
 ///
-/// A module manifest file holds a list of them:
+/// A module manifest file holds a list of them under `modules`, with the file's
+/// `schemaVersion` (required, must be `1`). Each module's keys:
+///
+/// | key | type | default |
+/// |---|---|---|
+/// | `name` | a letter, then letters, digits, `_`, `-`; unique in the application | required |
+/// | `type` | the ``Module`` class, `ModuleName.TypeName` | required |
+/// | `level` | `basic` or `normal` | `normal` |
+/// | `priority` | integer, higher starts earlier | `0` |
+/// | `dependencies` | array of module names | `[]` |
+/// | `async` | boolean | `false` |
+/// | `timeout` | number of seconds, greater than 0 | `10` |
+/// | `enabled` | boolean | `true` |
+/// | `optional` | boolean | `false` |
+/// | `config` | object, free-form | `{}` |
+/// | `services` | array of ``ServiceManifest`` objects | `[]` |
+/// | `targets` | array of ``TargetManifest`` objects | `[]` |
+///
+/// Any other key is reported as a problem, with the closest known key.
 ///
 /// ```json
 /// {

@@ -1,6 +1,10 @@
 /// A service binding declared in a module manifest: a protocol name bound to an implementation
 /// type name, as BeeHive's service plist does.
 ///
+/// Keys: `protocol` (string, required), `implementation` (string, required), `name` (string,
+/// optional), `scope` (`transient`, `singleton`, `weak` or `graph`; default `singleton`). A
+/// protocol and name pair may be bound once per application.
+///
 /// ```json
 /// { "protocol": "NotebookKit.NoteStore", "implementation": "StorePlugin.FileNoteStore",
 ///   "scope": "singleton", "name": "primary" }

@@ -3,6 +3,8 @@ enum Suggestion {
   /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
   /// typo (a case-only difference always is).
   static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    // Long words are not typos worth suggesting for, and would make the search quadratic.
+    guard word.utf8.count <= 64 else { return nil }
     let target = Array(word.lowercased().utf8)
     let limit = max(2, target.count / 3)
     var best: (String, Int)?

@@ -1,6 +1,13 @@
 /// A mediator target declared by a module: the type that implements it and the actions it
 /// accepts, with their parameters.
 ///
+/// Target keys: `name` (a letter, then letters, digits, `_`, `-`; unique in the application),
+/// `type` (string), `actions` (array, default `[]`). Action keys: `name` (unique in its target),
+/// `remote` (boolean, default `false`), `summary` (string), `returns` (a parameter kind, default
+/// `any`), `parameters` (array, default `[]`). Parameter keys: `name` (unique in its action),
+/// `type` (`string`, `int`, `double`, `bool`, `array`, `object` or `any`), `required` (boolean,
+/// default `false`), `default` (any JSON value of the parameter's type; not with `required`).
+///
 /// ```json
 /// {
 ///   "name": "notes",

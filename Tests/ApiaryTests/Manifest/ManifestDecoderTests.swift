@@ -79,6 +79,13 @@ struct ManifestDecoderTests {
     #expect(module == expected)
   }
 
+  @Test func indexedKeyPaths() {
+    #expect(ManifestDecoder.indexed("modules", 0) == "modules[0]")
+    #expect(ManifestDecoder.indexed("modules", 10) == "modules[10]")
+    #expect(ManifestDecoder.indexed("a.b", 9_876_543) == "a.b[9876543]")
+    #expect(ManifestDecoder.indexed("", 7) == "[7]")
+  }
+
   @Test func appliesDefaults() throws {
     let set = decodeModules(
       #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "P.A"}]}"#)
@@ -150,6 +157,32 @@ struct ManifestDecoderTests {
       ])
     // Modules with a usable name and type are kept, so cross-checks still see them.
     #expect(set.modules.map(\.name) == ["b c"])
+  }
+
+  @Test func hostileValuesAreProblemsNotCrashes() {
+    let text = """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "P.A", "priority": 1e300, "timeout": -1},
+        {"name": "b", "type": "P.B", "priority": 99999999999999999999, "timeout": 1e308},
+        {"name": "c", "type": "P.C", "priority": -9223372036854775808, "config": {"x": [[[]]]}}
+      ]}
+      """
+    let set = decodeModules(text)
+    #expect(
+      set.problems.map(\.message) == [
+        "expected integer, found number 1e+300",
+        "expected a number of seconds greater than 0, found integer -1",
+        "expected integer, found number 1e+20",
+      ])
+    #expect(set.modules.map(\.priority) == [0, 0, Int.min])
+    #expect(set.modules[1].startTimeout == 1e308)
+    #expect(decodeModules("").problems.map(\.message) == ["expected a value, found end of file"])
+    #expect(decodeModules("", file: "m.plist").problems.map(\.kind) == [.syntax])
+    for root in ["null", "\"text\"", "3", "true"] {
+      let other = decodeModules(root)
+      #expect(other.problems.map(\.kind) == [.typeMismatch])
+      #expect(other.modules.isEmpty)
+    }
   }
 
   @Test func enumValuesSuggestClosest() {

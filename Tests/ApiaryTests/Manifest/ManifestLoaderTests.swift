@@ -88,6 +88,32 @@ struct ManifestLoaderTests {
     #expect(set.modules.map(\.name) == ["a", "c"])
   }
 
+  @Test func applicationManifestAndRepeatedPathsAreReadOnce() throws {
+    let directory = try ManifestDirectory()
+    try directory.write(
+      "app.json",
+      #"{"schemaVersion": 1, "name": "N", "scheme": "n", "modules": [".", "a.json", "./a.json"]}"#)
+    try directory.write("a.json", moduleFile(#"{"name": "a", "type": "T.M"}"#))
+    let set = loader.load(directory: directory.path)
+    #expect(set.problems.isEmpty, "\(set.problems)")
+    #expect(set.modules.map(\.name) == ["a"])
+    #expect(set.files == ["\(directory.path)/app.json", "\(directory.path)/./a.json"])
+  }
+
+  @Test func brokenApplicationManifestStillChecksDefaultModules() throws {
+    let directory = try ManifestDirectory()
+    try directory.write("app.json", #"{"schemaVersion": 1, "name": "N" "scheme": "n"}"#)
+    try directory.write("modules/a.json", moduleFile(#"{"name": "a", "typo": "T.M"}"#))
+    let set = loader.load(directory: directory.path)
+    #expect(set.application == nil)
+    #expect(
+      set.problems.map(\.message) == [
+        "expected ',' or '}' after object member, found '\"'",
+        "missing required key 'type' (string)",
+        "unknown key 'typo' (did you mean 'type'?)",
+      ])
+  }
+
   @Test func missingApplicationManifest() throws {
     let directory = try ManifestDirectory()
     let set = loader.load(directory: directory.path)

@@ -221,10 +221,30 @@ struct ManifestValidatorTests {
     #expect(problems.map { "\($0.location.keyPath): \($0.message)" } == expected)
   }
 
+  @Test func repeatedNamesShortAndLong() {
+    #expect(ManifestValidator.repeats(["a", "b", "a", "c", "b", "a"]) == [2, 4, 5])
+    let long = (0..<100).map { "n\($0 % 40)" }
+    #expect(ManifestValidator.repeats(long) == Array(40..<100))
+    #expect(ManifestValidator.repeats([]) == [])
+  }
+
   @Test func cachesCatalogLookups() {
     let modules = (0..<1_000).map { module("m\($0)", type: "Missing.Shared") }
     let problems = validate(modules)
     #expect(problems.count == 1_000)
     #expect(problems.allSatisfy { $0.kind == .typeNotFound })
+  }
+}
+
+@Suite("Manifest: suggestions")
+struct SuggestionTests {
+  @Test func closestCandidates() {
+    #expect(Suggestion.closest(to: "priorty", in: ["name", "priority"]) == "priority")
+    #expect(Suggestion.closest(to: "Priority", in: ["priority"]) == "priority")
+    #expect(Suggestion.closest(to: "integer", in: ["int", "string"]) == "int")
+    #expect(Suggestion.closest(to: "zzz", in: ["name", "type"]) == nil)
+    #expect(Suggestion.closest(to: String(repeating: "a", count: 100), in: ["a"]) == nil)
+    #expect(Suggestion.editDistance(Array("kitten".utf8), Array("sitting".utf8), limit: 5) == 3)
+    #expect(Suggestion.editDistance(Array("".utf8), Array("abc".utf8), limit: 5) == 3)
   }
 }

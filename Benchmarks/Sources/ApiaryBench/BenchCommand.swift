@@ -1,0 +1,43 @@
+import Foundation
+
+/// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
+/// whose name starts with SECTION: container, mediator, lifecycle, events; lifecycle with the
+/// given module counts) and prints a Markdown table of results and budgets; progress goes to
+/// standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
+/// because of a timing.
+///
+/// ```
+/// swift run -c release --package-path Benchmarks apiary-bench
+/// swift run -c release --package-path Benchmarks apiary-bench --smoke   # CI: every case once
+/// ```
+@main
+struct BenchCommand {
+  static func main() async {
+    let arguments = CommandLine.arguments.dropFirst()
+    let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
+    func value(_ option: String) -> String? {
+      guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {
+        return nil
+      }
+      return arguments[index + 1]
+    }
+    let only = value("--only")
+    let sizes = value("--modules").map { $0.split(separator: ",").compactMap { Int($0) } }
+    func selected(_ section: String) -> Bool { only.map { section.hasPrefix($0) } ?? true }
+
+    var report = Report()
+    if selected("container") { ContainerSuite.run(harness, into: &report) }
+    if selected("mediator") { await MediatorSuite.run(harness, into: &report) }
+    if selected("lifecycle") {
+      await LifecycleSuite.run(harness, sizes: sizes ?? LifecycleSuite.sizes, into: &report)
+    }
+    if selected("events") { await EventSuite.run(harness, into: &report) }
+    for budget in Budget.judge(report) { report.add(budget) }
+    print(report.markdown())
+    let broken = report.rows.filter { $0.note != nil }
+    for row in broken {
+      printError("case could not run: \(row.section) / \(row.name): \(row.note ?? "")")
+    }
+    if !broken.isEmpty { exit(1) }
+  }
+}

@@ -1,0 +1,58 @@
+/// Container cases at 10 and 10,000 bindings, and the singleton resolve from two threads;
+/// Apiary against Swinject and the dictionary-and-lock baseline.
+enum ContainerSuite {
+  static var operations: [(name: String, run: KeyPath<ContainerCases, (Int) -> Void>)] {
+    [
+      ("singleton resolve", \.singleton),
+      ("transient, two deps", \.transient),
+      ("named resolve", \.named),
+      ("resolve with argument", \.argument),
+      ("failed resolve", \.failed),
+    ]
+  }
+
+  static func run(_ harness: Harness, into report: inout Report) {
+    for bindings in [10, 10_000] {
+      let section = "container, \(bindings) bindings"
+      let dictionary = ContainerCases.dictionary(bindings: bindings)
+      let swinject = ContainerCases.swinject(bindings: bindings)
+      let apiary = ContainerCases.apiary(bindings: bindings)
+      for (name, operation) in operations {
+        let measured = apiary.cases.map { harness.measure($0[keyPath: operation]) }
+        let peers = [
+          ("Swinject 2.10", swinject), ("dictionary+lock", dictionary),
+        ]
+        for (peerName, peer) in peers {
+          report.add(
+            Row(
+              section: section, name: name, apiary: measured, peerName: peerName,
+              peer: harness.measure(peer[keyPath: operation]),
+              note: apiary.note ?? problems(apiary.cases, swinject, dictionary)))
+        }
+      }
+    }
+    let threads = 2
+    let section = "container, \(threads) threads"
+    let dictionary = ContainerCases.dictionary(bindings: 10)
+    let swinject = ContainerCases.swinject(bindings: 10)
+    let apiary = ContainerCases.apiary(bindings: 10)
+    let measured = apiary.cases.map {
+      harness.measureConcurrently(threads: threads, $0.concurrentSingleton)
+    }
+    for (peerName, peer) in [
+      ("Swinject 2.10, synchronized", swinject), ("dictionary+lock", dictionary),
+    ] {
+      report.add(
+        Row(
+          section: section, name: "singleton resolve, per thread", apiary: measured,
+          peerName: peerName,
+          peer: harness.measureConcurrently(threads: threads, peer.concurrentSingleton),
+          note: apiary.note))
+    }
+  }
+
+  private static func problems(_ cases: ContainerCases?...) -> String? {
+    let found = cases.compactMap { $0 }.flatMap(\.problems)
+    return found.isEmpty ? nil : found.joined(separator: "; ")
+  }
+}

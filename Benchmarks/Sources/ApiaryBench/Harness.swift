@@ -1,0 +1,86 @@
+import Dispatch
+import MallocCounter
+
+/// Keeps `value` alive and opaque to the optimiser, so measured work is never removed.
+@inline(never) @_optimize(none)
+func blackHole<T>(_ value: T) {}
+
+/// A small harness: calibrates an iteration count so one sample lasts about `sampleNanos`, warms
+/// up, takes `samples` samples and reports median and p90 nanoseconds per operation.
+///
+/// ```swift
+/// let m = Harness.standard.measure { n in for _ in 0..<n { blackHole(table[key]) } }
+/// print(m.median, m.p90)
+/// ```
+struct Harness: Sendable {
+  var samples: Int
+  var sampleNanos: UInt64
+  var warmUpNanos: UInt64
+  /// Timed repetitions of one-shot operations (a whole boot), after one untimed warm-up run.
+  var oneShotRuns: Int
+
+  static let standard = Harness(
+    samples: 41, sampleNanos: 2_000_000, warmUpNanos: 30_000_000, oneShotRuns: 7)
+  static let smoke = Harness(samples: 2, sampleNanos: 20_000, warmUpNanos: 0, oneShotRuns: 1)
+
+  /// Measures `body(n)`, which must perform the operation `n` times. Allocations are counted on
+  /// the calling thread during one extra run.
+  func measure(_ body: (Int) -> Void) -> Measurement {
+    var iterations = 1
+    while Self.time({ body(iterations) }) < sampleNanos / 2, iterations < 1 << 30 {
+      iterations *= 2
+    }
+    let warmUpEnd = Self.now() + warmUpNanos
+    while Self.now() < warmUpEnd { body(iterations) }
+    let before = apiary_malloc_count()
+    body(iterations)
+    let allocations = Self.allocationsPerOperation(since: before, iterations)
+    let totals = (0..<samples).map { _ in Double(Self.time { body(iterations) }) }
+    return Measurement(totals: totals, operations: iterations, allocations: allocations)
+  }
+
+  /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
+  /// between threads, so allocations are not reported.
+  func measureAsync(_ body: (Int) async -> Void) async -> Measurement {
+    var iterations = 1
+    while true {
+      let start = Self.now()
+      await body(iterations)
+      if Self.now() - start >= sampleNanos / 2 || iterations >= 1 << 30 { break }
+      iterations *= 2
+    }
+    let warmUpEnd = Self.now() + warmUpNanos
+    while Self.now() < warmUpEnd { await body(iterations) }
+    var totals: [Double] = []
+    for _ in 0..<samples {
+      let start = Self.now()
+      await body(iterations)
+      totals.append(Double(Self.now() - start))
+    }
+    return Measurement(totals: totals, operations: iterations, allocations: nil)
+  }
+
+  /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
+  /// so perfect scaling shows the single-thread figure.
+  func measureConcurrently(threads: Int, _ body: @Sendable (Int) -> Void) -> Measurement {
+    var result = measure { n in
+      DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) }
+    }
+    result.allocations = nil
+    return result
+  }
+
+  static func allocationsPerOperation(since before: UInt64, _ operations: Int) -> Double? {
+    guard apiary_malloc_counting() != 0 else { return nil }
+    return Double(apiary_malloc_count() &- before) / Double(max(1, operations))
+  }
+
+  static func time(_ body: () -> Void) -> UInt64 {
+    let start = now()
+    body()
+    return now() - start
+  }
+
+  /// Monotonic nanoseconds.
+  static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
