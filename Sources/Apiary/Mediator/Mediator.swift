@@ -39,7 +39,7 @@ public final class Mediator: Sendable {
 
   private struct State: Sendable {
     var actions: [Key: PreparedAction] = [:]
-    var targets: [String: any RegisteredTarget] = [:]
+    var targets: [String: TargetBox] = [:]
     var interceptors: [Installed] = []
     var nextInterceptorID = 0
   }
@@ -61,7 +61,7 @@ public final class Mediator: Sendable {
   public func addTargets(_ targets: [TargetManifest], owner: String, context: ModuleContext)
     throws(MediatorError)
   {
-    var boxes: [any RegisteredTarget] = []
+    var boxes: [TargetBox] = []
     var actions: [PreparedAction] = []
     for manifest in targets {
       let typeName =
@@ -389,8 +389,9 @@ public final class Mediator: Sendable {
   private static func prepare<T: Target>(
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
     context: ModuleContext
-  ) throws(MediatorError) -> (any RegisteredTarget, [PreparedAction]) {
-    let box = TargetBox<T>(manifest: manifest, typeName: typeName, owner: owner, context: context)
+  ) throws(MediatorError) -> (TargetBox, [PreparedAction]) {
+    let box = TargetBox(
+      T.self, manifest: manifest, typeName: typeName, owner: owner, context: context)
     let table = T.actions
     var names = Set<String>()
     var prepared: [PreparedAction] = []

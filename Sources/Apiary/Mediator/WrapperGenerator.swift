@@ -73,11 +73,8 @@ public enum WrapperGenerator {
       "",
       "  private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws"
         + " -> R {",
-    ]
-    lines.append(
-      "    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)"
-    )
-    lines += [
+      "    try await mediator.perform(target: Self.target, action: action, params: params,"
+        + " as: R.self)",
       "  }",
       "}",
     ]
