@@ -15,7 +15,9 @@ import Synchronization
 /// let found = try await mediator.open("notebook://search/query?text=hello%20world&limit=5")
 /// ```
 ///
-/// All methods may be called from any thread or task concurrently.
+/// `perform` and `open` each come in a synchronous form (for synchronous actions, with no
+/// task hop) and an `async` form (for every action); in `async` code Swift picks the `async`
+/// form, so write `try await`. All methods may be called from any thread or task concurrently.
 public final class Mediator: Sendable {
   /// The URL scheme remote calls must use.
   public let scheme: String
