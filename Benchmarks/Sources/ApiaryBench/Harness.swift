@@ -26,17 +26,37 @@ struct Harness: Sendable {
   /// Measures `body(n)`, which must perform the operation `n` times. Allocations are counted on
   /// the calling thread during one extra run.
   func measure(_ body: (Int) -> Void) -> Measurement {
-    var iterations = 1
-    while Self.time({ body(iterations) }) < sampleNanos / 2, iterations < 1 << 30 {
-      iterations *= 2
+    withoutActuallyEscaping(body) { measureInterleaved([$0])[0] }
+  }
+
+  /// Measures several bodies with their samples taken in turn (a, b, c, a, b, c, ...), so that
+  /// load from other processes on a shared machine falls on all of them alike and their ratios
+  /// stay meaningful. Each body gets its own iteration count, warm-up and allocation count.
+  func measureInterleaved(_ bodies: [(Int) -> Void]) -> [Measurement] {
+    let iterations = bodies.map { body in
+      var iterations = 1
+      while Self.time({ body(iterations) }) < sampleNanos / 2, iterations < 1 << 30 {
+        iterations *= 2
+      }
+      return iterations
     }
-    let warmUpEnd = Self.now() + warmUpNanos
-    while Self.now() < warmUpEnd { body(iterations) }
-    let before = apiary_malloc_count()
-    body(iterations)
-    let allocations = Self.allocationsPerOperation(since: before, iterations)
-    let totals = (0..<samples).map { _ in Double(Self.time { body(iterations) }) }
-    return Measurement(totals: totals, operations: iterations, allocations: allocations)
+    var allocations: [Double?] = []
+    for (body, count) in zip(bodies, iterations) {
+      let warmUpEnd = Self.now() + warmUpNanos / UInt64(bodies.count)
+      while Self.now() < warmUpEnd { body(count) }
+      let before = apiary_malloc_count()
+      body(count)
+      allocations.append(Self.allocationsPerOperation(since: before, count))
+    }
+    var totals = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<samples {
+      for (index, body) in bodies.enumerated() {
+        totals[index].append(Double(Self.time { body(iterations[index]) }))
+      }
+    }
+    return bodies.indices.map {
+      Measurement(totals: totals[$0], operations: iterations[$0], allocations: allocations[$0])
+    }
   }
 
   /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
