@@ -46,7 +46,7 @@ struct Harness: Sendable {
       while Self.now() < warmUpEnd { body(count) }
       let before = apiary_malloc_count()
       body(count)
-      allocations.append(Self.allocationsPerOperation(since: before, count))
+      allocations.append(Self.allocationsPerOperation(since: before, nil, count))
     }
     var totals = [[Double]](repeating: [], count: bodies.count)
     for _ in 0..<samples {
@@ -60,7 +60,7 @@ struct Harness: Sendable {
   }
 
   /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
-  /// between threads, so allocations are not reported.
+  /// between threads, so allocations are counted process-wide during one extra run.
   func measureAsync(_ body: (Int) async -> Void) async -> Measurement {
     var iterations = 1
     while true {
@@ -71,13 +71,31 @@ struct Harness: Sendable {
     }
     let warmUpEnd = Self.now() + warmUpNanos
     while Self.now() < warmUpEnd { await body(iterations) }
+    let allocations = await Self.countingAllThreads { await body(iterations) }
     var totals: [Double] = []
     for _ in 0..<samples {
       let start = Self.now()
       await body(iterations)
       totals.append(Double(Self.now() - start))
     }
-    return Measurement(totals: totals, operations: iterations, allocations: nil)
+    return Measurement(
+      totals: totals, operations: iterations,
+      allocations: allocations.map { Double($0) / Double(iterations) })
+  }
+
+  /// Allocations by every thread while `body` runs (nil where they cannot be counted). Only for
+  /// work that hops threads: the process-wide counter adds an atomic add to every allocation.
+  static func countingAllThreads(_ body: () async -> Void) async -> UInt64? {
+    guard apiary_malloc_counting() != 0 else {
+      await body()
+      return nil
+    }
+    apiary_malloc_count_all_threads(1)
+    let before = apiary_malloc_count_all()
+    await body()
+    let after = apiary_malloc_count_all()
+    apiary_malloc_count_all_threads(0)
+    return after &- before
   }
 
   /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
@@ -90,9 +108,13 @@ struct Harness: Sendable {
     return result
   }
 
-  static func allocationsPerOperation(since before: UInt64, _ operations: Int) -> Double? {
+  /// Allocations on this thread since `before` (or `count` of them, when given) per operation.
+  static func allocationsPerOperation(since before: UInt64, _ count: Int? = nil, _ operations: Int)
+    -> Double?
+  {
     guard apiary_malloc_counting() != 0 else { return nil }
-    return Double(apiary_malloc_count() &- before) / Double(max(1, operations))
+    let allocations = count.map(UInt64.init) ?? (apiary_malloc_count() &- before)
+    return Double(allocations) / Double(max(1, operations))
   }
 
   static func time(_ body: () -> Void) -> UInt64 {
