@@ -18,16 +18,15 @@ enum ContainerSuite {
       let swinject = ContainerCases.swinject(bindings: bindings)
       let apiary = ContainerCases.apiary(bindings: bindings)
       for (name, operation) in operations {
-        let measured = apiary.cases.map { harness.measure($0[keyPath: operation]) }
-        let peers = [
-          ("Swinject 2.10", swinject), ("dictionary+lock", dictionary),
-        ]
-        for (peerName, peer) in peers {
+        var bodies = [swinject[keyPath: operation], dictionary[keyPath: operation]]
+        if let cases = apiary.cases { bodies.append(cases[keyPath: operation]) }
+        let measured = harness.measureInterleaved(bodies)
+        let note = apiary.note ?? problems(apiary.cases, swinject, dictionary)
+        for (index, peerName) in ["Swinject 2.10", "dictionary+lock"].enumerated() {
           report.add(
             Row(
-              section: section, name: name, apiary: measured, peerName: peerName,
-              peer: harness.measure(peer[keyPath: operation]),
-              note: apiary.note ?? problems(apiary.cases, swinject, dictionary)))
+              section: section, name: name, apiary: measured.count > 2 ? measured[2] : nil,
+              peerName: peerName, peer: measured[index], note: note))
         }
       }
     }

@@ -26,21 +26,41 @@ struct Harness: Sendable {
   /// Measures `body(n)`, which must perform the operation `n` times. Allocations are counted on
   /// the calling thread during one extra run.
   func measure(_ body: (Int) -> Void) -> Measurement {
-    var iterations = 1
-    while Self.time({ body(iterations) }) < sampleNanos / 2, iterations < 1 << 30 {
-      iterations *= 2
+    withoutActuallyEscaping(body) { measureInterleaved([$0])[0] }
+  }
+
+  /// Measures several bodies with their samples taken in turn (a, b, c, a, b, c, ...), so that
+  /// load from other processes on a shared machine falls on all of them alike and their ratios
+  /// stay meaningful. Each body gets its own iteration count, warm-up and allocation count.
+  func measureInterleaved(_ bodies: [(Int) -> Void]) -> [Measurement] {
+    let iterations = bodies.map { body in
+      var iterations = 1
+      while Self.time({ body(iterations) }) < sampleNanos / 2, iterations < 1 << 30 {
+        iterations *= 2
+      }
+      return iterations
     }
-    let warmUpEnd = Self.now() + warmUpNanos
-    while Self.now() < warmUpEnd { body(iterations) }
-    let before = apiary_malloc_count()
-    body(iterations)
-    let allocations = Self.allocationsPerOperation(since: before, iterations)
-    let totals = (0..<samples).map { _ in Double(Self.time { body(iterations) }) }
-    return Measurement(totals: totals, operations: iterations, allocations: allocations)
+    var allocations: [Double?] = []
+    for (body, count) in zip(bodies, iterations) {
+      let warmUpEnd = Self.now() + warmUpNanos / UInt64(bodies.count)
+      while Self.now() < warmUpEnd { body(count) }
+      let before = apiary_malloc_count()
+      body(count)
+      allocations.append(Self.allocationsPerOperation(since: before, nil, count))
+    }
+    var totals = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<samples {
+      for (index, body) in bodies.enumerated() {
+        totals[index].append(Double(Self.time { body(iterations[index]) }))
+      }
+    }
+    return bodies.indices.map {
+      Measurement(totals: totals[$0], operations: iterations[$0], allocations: allocations[$0])
+    }
   }
 
   /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
-  /// between threads, so allocations are not reported.
+  /// between threads, so allocations are counted process-wide during one extra run.
   func measureAsync(_ body: (Int) async -> Void) async -> Measurement {
     var iterations = 1
     while true {
@@ -51,13 +71,31 @@ struct Harness: Sendable {
     }
     let warmUpEnd = Self.now() + warmUpNanos
     while Self.now() < warmUpEnd { await body(iterations) }
+    let allocations = await Self.countingAllThreads { await body(iterations) }
     var totals: [Double] = []
     for _ in 0..<samples {
       let start = Self.now()
       await body(iterations)
       totals.append(Double(Self.now() - start))
     }
-    return Measurement(totals: totals, operations: iterations, allocations: nil)
+    return Measurement(
+      totals: totals, operations: iterations,
+      allocations: allocations.map { Double($0) / Double(iterations) })
+  }
+
+  /// Allocations by every thread while `body` runs (nil where they cannot be counted). Only for
+  /// work that hops threads: the process-wide counter adds an atomic add to every allocation.
+  static func countingAllThreads(_ body: () async -> Void) async -> UInt64? {
+    guard apiary_malloc_counting() != 0 else {
+      await body()
+      return nil
+    }
+    apiary_malloc_count_all_threads(1)
+    let before = apiary_malloc_count_all()
+    await body()
+    let after = apiary_malloc_count_all()
+    apiary_malloc_count_all_threads(0)
+    return after &- before
   }
 
   /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
@@ -70,9 +108,13 @@ struct Harness: Sendable {
     return result
   }
 
-  static func allocationsPerOperation(since before: UInt64, _ operations: Int) -> Double? {
+  /// Allocations on this thread since `before` (or `count` of them, when given) per operation.
+  static func allocationsPerOperation(since before: UInt64, _ count: Int? = nil, _ operations: Int)
+    -> Double?
+  {
     guard apiary_malloc_counting() != 0 else { return nil }
-    return Double(apiary_malloc_count() &- before) / Double(max(1, operations))
+    let allocations = count.map(UInt64.init) ?? (apiary_malloc_count() &- before)
+    return Double(allocations) / Double(max(1, operations))
   }
 
   static func time(_ body: () -> Void) -> UInt64 {

@@ -1,5 +1,6 @@
 import Apiary
 import Foundation
+import MallocCounter
 
 /// Boot and teardown of 10 to 10,000 generated modules from manifest files on disk, per module,
 /// against a hand-written floor: read and parse the same files and create each module by name,
@@ -31,18 +32,33 @@ enum LifecycleSuite {
       var load: [Double] = []
       var start: [Double] = []
       var teardown: [Double] = []
-      for run in 0..<(warmUps + runs) {
+      var allocations: [Double?] = [nil, nil, nil]
+      // The last run is not timed: it counts allocations on every thread, at a small cost.
+      for run in 0..<(warmUps + runs + 1) {
         do {
+          let counting = run == warmUps + runs && apiary_malloc_counting() != 0
+          if counting { apiary_malloc_count_all_threads(1) }
+          let allocated = apiary_malloc_count_all()
           let began = Harness.now()
           let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
           let planned = Harness.now()
+          let allocatedLoading = apiary_malloc_count_all()
           try await kernel.boot()
           let booted = Harness.now()
+          let allocatedBooting = apiary_malloc_count_all()
           await kernel.shutdown()
           let stopped = Harness.now()
+          let allocatedStopping = apiary_malloc_count_all()
+          apiary_malloc_count_all_threads(0)
           let started = await kernel.startedModules.count
           if started != 0 { note = "\(started) modules still listed as started after shutdown" }
-          guard run >= warmUps else { continue }
+          if counting {
+            allocations = [
+              allocatedLoading - allocated, allocatedBooting - allocatedLoading,
+              allocatedStopping - allocatedBooting,
+            ].map { Double($0) / Double(count) }
+          }
+          guard run >= warmUps, !counting else { continue }
           load.append(Double(planned - began))
           start.append(Double(booted - planned))
           teardown.append(Double(stopped - booted))
@@ -51,25 +67,31 @@ enum LifecycleSuite {
           break
         }
       }
-      func measurement(_ totals: [Double]) -> Measurement? {
-        totals.isEmpty ? nil : Measurement(totals: totals, operations: count, allocations: nil)
+      func measurement(_ totals: [Double], _ allocations: Double?) -> Measurement? {
+        totals.isEmpty
+          ? nil : Measurement(totals: totals, operations: count, allocations: allocations)
       }
       let boot = zip(load, start).map { $0 + $1 }
+      let bootAllocations = allocations[0].flatMap { load in allocations[1].map { load + $0 } }
       report.add(
         Row(
-          section: section, name: "load+validate+plan, per module", apiary: measurement(load),
+          section: section, name: "load+validate+plan, per module",
+          apiary: measurement(load, allocations[0]),
           peerName: "read+parse JSON", peer: floor.parse, note: note))
       report.add(
         Row(
-          section: section, name: "setUp+start+ready, per module", apiary: measurement(start),
+          section: section, name: "setUp+start+ready, per module",
+          apiary: measurement(start, allocations[1]),
           peerName: "-", note: note))
       report.add(
         Row(
-          section: section, name: "boot total, per module", apiary: measurement(boot),
+          section: section, name: "boot total, per module",
+          apiary: measurement(boot, bootAllocations),
           peerName: "read+parse+create by name", peer: floor.total, note: note))
       report.add(
         Row(
-          section: section, name: "teardown, per module", apiary: measurement(teardown),
+          section: section, name: "teardown, per module",
+          apiary: measurement(teardown, allocations[2]),
           peerName: "-", note: note))
     }
   }
@@ -81,7 +103,9 @@ enum LifecycleSuite {
     let files = generated.names.map { "\(generated.directory)/modules/\($0).json" }
     var parse: [Double] = []
     var total: [Double] = []
+    var allocations: (parse: UInt64, total: UInt64) = (0, 0)
     for run in 0..<(warmUps + runs) {
+      let allocated = apiary_malloc_count()
       let began = Harness.now()
       var objects: [[String: Any]] = []
       objects.reserveCapacity(files.count)
@@ -93,6 +117,7 @@ enum LifecycleSuite {
         objects += modules
       }
       let parsed = Harness.now()
+      let allocatedParsing = apiary_malloc_count()
       var instances: [any Module] = []
       instances.reserveCapacity(objects.count)
       for object in objects {
@@ -102,6 +127,7 @@ enum LifecycleSuite {
         }
       }
       let created = Harness.now()
+      allocations = (allocatedParsing - allocated, apiary_malloc_count() - allocated)
       blackHole(instances)
       guard run >= warmUps else { continue }
       parse.append(Double(parsed - began))
@@ -109,8 +135,12 @@ enum LifecycleSuite {
     }
     let count = files.count
     return (
-      Measurement(totals: parse, operations: count, allocations: nil),
-      Measurement(totals: total, operations: count, allocations: nil)
+      Measurement(
+        totals: parse, operations: count,
+        allocations: Harness.allocationsPerOperation(since: 0, Int(allocations.parse), count)),
+      Measurement(
+        totals: total, operations: count,
+        allocations: Harness.allocationsPerOperation(since: 0, Int(allocations.total), count))
     )
   }
 }

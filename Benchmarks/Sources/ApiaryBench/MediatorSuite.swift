@@ -11,8 +11,6 @@ enum MediatorSuite {
 
   static func run(_ harness: Harness, into report: inout Report) async {
     let section = "mediator"
-    let direct = measureDirect(harness)
-    let parsed = measureParsedURL(harness)
     let kernel: Kernel
     do {
       kernel = try Kernel(
@@ -26,7 +24,7 @@ enum MediatorSuite {
     } catch {
       report.add(
         Row(
-          section: section, name: "perform", peerName: "dictionary closure", peer: direct,
+          section: section, name: "perform", peerName: "dictionary closure",
           note: "\(error)"))
       return
     }
@@ -50,27 +48,33 @@ enum MediatorSuite {
     check("open", { try mediator.open(url, cache: true) }, expect: 6)
     let note = problems.isEmpty ? nil : problems.joined(separator: "; ")
 
-    let perform = harness.measure { n in
-      for _ in 0..<n {
-        blackHole(try? mediator.perform(target: "math", action: "add", params: params, cache: true))
-      }
-    }
+    let measured = harness.measureInterleaved([
+      directCall(),
+      parsedURLCall(),
+      { n in
+        for _ in 0..<n {
+          blackHole(
+            try? mediator.perform(target: "math", action: "add", params: params, cache: true))
+        }
+      },
+      { n in
+        for _ in 0..<n {
+          blackHole(try? mediator.perform(target: "math", action: "add", params: params))
+        }
+      },
+      { n in for _ in 0..<n { blackHole(try? mediator.open(url, cache: true)) } },
+    ])
+    let (direct, parsed, perform, uncached, opened) = (
+      measured[0], measured[1], measured[2], measured[3], measured[4]
+    )
     report.add(
       Row(
         section: section, name: "perform, cached target", apiary: perform,
         peerName: "dictionary closure", peer: direct, note: note))
-    let uncached = harness.measure { n in
-      for _ in 0..<n {
-        blackHole(try? mediator.perform(target: "math", action: "add", params: params))
-      }
-    }
     report.add(
       Row(
         section: section, name: "perform, new target each call", apiary: uncached,
         peerName: "dictionary closure", peer: direct, note: note))
-    let opened = harness.measure { n in
-      for _ in 0..<n { blackHole(try? mediator.open(url, cache: true)) }
-    }
     report.add(
       Row(
         section: section, name: "open(url), three params", apiary: opened,
@@ -84,7 +88,8 @@ enum MediatorSuite {
       Interceptor(before: { _ in .proceed }, after: { _, result in blackHole(result) }))
     let intercepted = harness.measure { n in
       for _ in 0..<n {
-        blackHole(try? mediator.perform(target: "math", action: "add", params: params, cache: true))
+        blackHole(
+          try? mediator.perform(target: "math", action: "add", params: params, cache: true))
       }
     }
     mediator.removeInterceptor(token)
@@ -113,20 +118,20 @@ enum MediatorSuite {
   }
 
   /// `table[target][action](params)`: the least a call by name can cost.
-  private static func measureDirect(_ harness: Harness) -> Measurement {
+  private static func directCall() -> (Int) -> Void {
     let table = table()
     let params: [String: any Sendable] = ["a": 1, "b": 2]
     let target = "math"
     let action = "add"
-    return harness.measure { n in
+    return { n in
       for _ in 0..<n { blackHole(try? table[target]?[action]?(params)) }
     }
   }
 
   /// The URL parsed with Foundation, its query converted to integers, then the dictionary call.
-  private static func measureParsedURL(_ harness: Harness) -> Measurement {
+  private static func parsedURLCall() -> (Int) -> Void {
     let table = table()
-    return harness.measure { n in
+    return { n in
       for _ in 0..<n {
         guard let components = URLComponents(string: url), let target = components.host else {
           continue

@@ -54,7 +54,12 @@ struct Report: Sendable {
 
   static func formatAllocations(_ measurement: Measurement) -> String {
     guard let allocations = measurement.allocations else { return "n/a" }
-    return allocations < 10 ? fixed(allocations, 1) : fixed(allocations, 0)
+    switch allocations {
+    case 0: return "0"
+    case ..<1: return fixed(allocations, 2)
+    case ..<10: return fixed(allocations, 1)
+    default: return fixed(allocations, 0)
+    }
   }
 
   static func formatRatio(_ ratio: Double) -> String {
