@@ -60,6 +60,12 @@ public final class Mediator: Sendable {
   ///
   /// A target whose `type` is empty is found by convention: `NotesPlugin.NotesModule`'s target
   /// `notes` is `NotesPlugin.NotesTarget`.
+  ///
+  /// ```swift
+  /// try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
+  /// // …when the module is unloaded:
+  /// mediator.removeTargets(ownedBy: manifest.name)
+  /// ```
   public func addTargets(_ targets: [TargetManifest], owner: String, context: ModuleContext)
     throws(MediatorError)
   {
