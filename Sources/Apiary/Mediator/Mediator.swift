@@ -214,6 +214,19 @@ public final class Mediator: Sendable {
     return try await run(prepared, prepared.schema.check(params), interceptors, .local, cache)
   }
 
+  /// Calls a synchronous action and returns its result as an `R`.
+  ///
+  /// ```swift
+  /// let count = try mediator.perform(target: "notes", action: "count", as: Int.self)
+  /// ```
+  public func perform<R>(
+    target: String, action: String, params: [String: any Sendable] = [:], cache: Bool = false,
+    as type: R.Type
+  ) throws -> R {
+    let result = try perform(target: target, action: action, params: params, cache: cache)
+    return try Self.cast(result, R.self, target: target, action: action)
+  }
+
   /// Calls an action and returns its result as an `R`, as generated typed clients do.
   ///
   /// ```swift
@@ -225,8 +238,16 @@ public final class Mediator: Sendable {
     as type: R.Type
   ) async throws -> R {
     let result = try await perform(target: target, action: action, params: params, cache: cache)
+    return try Self.cast(result, R.self, target: target, action: action)
+  }
+
+  private static func cast<R>(
+    _ result: (any Sendable)?, _ type: R.Type, target: String, action: String
+  )
+    throws(MediatorError) -> R
+  {
     guard let typed = result as? R else {
-      throw MediatorError.wrongResultType(
+      throw .wrongResultType(
         target: target, action: action, expected: String(describing: R.self),
         found: result.map(MediatorError.typeName(of:)) ?? "nil")
     }
