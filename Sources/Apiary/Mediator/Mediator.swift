@@ -314,7 +314,7 @@ public final class Mediator: Sendable {
     _ origin: ActionCall.Origin, _ cache: Bool
   ) throws -> (any Sendable)? {
     let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard !installed.isEmpty else {
+    guard Self.anyMatches(installed, prepared) else {
       guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
       return try run(parameters, cache)
     }
@@ -335,7 +335,9 @@ public final class Mediator: Sendable {
     _ origin: ActionCall.Origin, _ cache: Bool
   ) async throws -> (any Sendable)? {
     let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard !installed.isEmpty else { return try await prepared.runAsync(parameters, cache) }
+    guard Self.anyMatches(installed, prepared) else {
+      return try await prepared.runAsync(parameters, cache)
+    }
     let call = ActionCall(
       target: prepared.target, action: prepared.action, params: params, origin: origin)
     let matching = installed.filter { $0.scope.matches(target: call.target, action: call.action) }
@@ -351,6 +353,14 @@ public final class Mediator: Sendable {
     }
     for entry in matching { entry.interceptor.after?(call, result) }
     return try result.get()
+  }
+
+  /// False when no interceptor is installed (the common case: one `isEmpty` check) or none
+  /// matches the action, so the call skips building an ``ActionCall``.
+  @inline(__always)
+  private static func anyMatches(_ installed: [Installed], _ prepared: PreparedAction) -> Bool {
+    !installed.isEmpty
+      && installed.contains { $0.scope.matches(target: prepared.target, action: prepared.action) }
   }
 
   /// Runs the `before` interceptors; returns the `instead` that replaces the action, if any.
