@@ -25,7 +25,7 @@ public final class Profiler: Sendable {
     case setUp, start, ready, tearDown, event
   }
 
-  private let entries = Mutex<[Entry]>([])
+  private let entries = Locked<[Entry]>([])
 
   public init() {}
 

@@ -185,7 +185,7 @@ public actor Kernel {
 
   /// Names of modules in the order their `start` finished, written from start tasks.
   private final class FinishOrder: Sendable {
-    let names = Mutex<[String]>([])
+    let names = Locked<[String]>([])
   }
 
   private enum StartOutcome: Sendable {

@@ -14,7 +14,7 @@ import Synchronization
 /// catalog.lookup("NotesPlugin.NotesModule") as? any Module.Type
 /// ```
 public final class TypeCatalog: Sendable {
-  private let explicit = Mutex<[String: Any.Type]>([:])
+  private let explicit = Locked<[String: Any.Type]>([:])
 
   public init() {}
 

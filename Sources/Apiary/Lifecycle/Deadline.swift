@@ -31,7 +31,7 @@ enum Deadline {
 
   /// Resumes the continuation exactly once, whichever side finishes first.
   private final class Race: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+    private let continuation = Locked<CheckedContinuation<Void, any Error>?>(nil)
     private let finished = Atomic<Bool>(false)
 
     func begin(_ continuation: CheckedContinuation<Void, any Error>) {

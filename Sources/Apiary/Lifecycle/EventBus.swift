@@ -26,7 +26,7 @@ public final class EventBus: Sendable {
   }
 
   final class Storage: Sendable {
-    let state = Mutex<(nextID: Int, byEvent: [String: [Subscription]])>((0, [:]))
+    let state = Locked<(nextID: Int, byEvent: [String: [Subscription]])>((0, [:]))
     let profiler: Profiler?
     init(profiler: Profiler?) { self.profiler = profiler }
   }

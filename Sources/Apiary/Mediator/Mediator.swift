@@ -26,7 +26,7 @@ public final class Mediator: Sendable {
   /// `origin` (`"local"` or the URL).
   public let fallback: ActionReference?
   private let catalog: TypeCatalog
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct Key: Hashable, Sendable {
     let target: String
@@ -388,7 +388,12 @@ public final class Mediator: Sendable {
 
   /// The target's own handler, then the fallback's prepared call, else the typed error.
   private func notFoundStep(_ call: ActionCall, cache: Bool) throws -> NotFoundStep {
-    let box = state.withLock { $0.targets[call.target] }
+    // If the action exists now, the target was re-added after the caller's lookup missed it:
+    // answer as that lookup saw it (no target), not with the new target's handler.
+    let box = state.withLock { state in
+      state.actions[Key(target: call.target, action: call.action)] == nil
+        ? state.targets[call.target] : nil
+    }
     if let box, case .handled(let value) = try box.notFound(call, cache: cache) {
       return .handled(value)
     }

@@ -12,7 +12,7 @@ final class TargetBox: Sendable {
   /// Creates an instance of the target type; the only source of objects in `cached`.
   private let make: @Sendable (ModuleContext) throws -> any Target
   private let context: ModuleContext
-  private let cached = Mutex<(any Target)?>(nil)
+  private let cached = Locked<(any Target)?>(nil)
 
   init<T: Target>(
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,

@@ -79,7 +79,7 @@ import Testing
 }
 
 final class DIOrder: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Locked<[String]>([])
   func append(_ item: String) { storage.withLock { $0.append(item) } }
   var items: [String] { storage.withLock { $0 } }
 }

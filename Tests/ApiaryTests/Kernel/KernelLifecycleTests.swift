@@ -163,7 +163,7 @@ import Testing
 
 /// A thread-safe list for observers.
 final class Recorded: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Locked<[String]>([])
   func append(_ value: String) { storage.withLock { $0.append(value) } }
   var values: [String] { storage.withLock { $0 } }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Records lifecycle calls per test, keyed by the `journal` config value.
 enum Journal {
-  private static let entries = Mutex<[String: [String]]>([:])
+  private static let entries = Locked<[String: [String]]>([:])
 
   static func new() -> String { UUID().uuidString }
 

@@ -71,8 +71,8 @@ import Testing
 
 /// Collects calls seen by interceptors, from any thread.
 final class Recorder: Sendable {
-  private let storage = Mutex<[ActionCall]>([])
-  private let events = Mutex<[String]>([])
+  private let storage = Locked<[ActionCall]>([])
+  private let events = Locked<[String]>([])
 
   func record(_ call: ActionCall) { storage.withLock { $0.append(call) } }
   func note(_ event: String) { events.withLock { $0.append(event) } }
