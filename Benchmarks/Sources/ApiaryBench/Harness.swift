@@ -98,14 +98,18 @@ struct Harness: Sendable {
     return after &- before
   }
 
-  /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
-  /// so perfect scaling shows the single-thread figure.
-  func measureConcurrently(threads: Int, _ body: @Sendable (Int) -> Void) -> Measurement {
-    var result = measure { n in
-      DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) }
+  /// Measures each body run at once on `threads` threads, interleaved like
+  /// ``measureInterleaved(_:)``: wall time per operation of one thread, so perfect scaling shows
+  /// the single-thread figure. Allocations are not reported.
+  func measureConcurrently(threads: Int, _ bodies: [@Sendable (Int) -> Void]) -> [Measurement] {
+    let runs = bodies.map { body in
+      { (n: Int) in DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) } }
     }
-    result.allocations = nil
-    return result
+    return measureInterleaved(runs).map { measurement in
+      var measurement = measurement
+      measurement.allocations = nil
+      return measurement
+    }
   }
 
   /// Allocations on this thread since `before` (or `count` of them, when given) per operation.
