@@ -362,8 +362,24 @@ struct ManifestDecoder {
 
   /// An array of strings; wrong elements are reported and left out.
   mutating func strings(_ fields: Fields, _ key: String) -> [String]? {
-    guard let items = array(fields, key) else { return nil }
-    return items.compactMap { string($0.node, $0.path) }
+    guard let node = fields[key] else { return nil }
+    guard case .array(let items) = node.value else {
+      report(
+        .typeMismatch, fields.child(key), node, "expected array, found \(node.foundDescription)")
+      return nil
+    }
+    var strings: [String] = []
+    strings.reserveCapacity(items.count)
+    for (index, item) in items.enumerated() {
+      if case .string(let value) = item.value {
+        strings.append(value)
+      } else {
+        report(
+          .typeMismatch, Self.indexed(fields.child(key), index), item,
+          "expected string, found \(item.foundDescription)")
+      }
+    }
+    return strings
   }
 
   mutating func config(_ fields: Fields, _ key: String) -> [String: JSONValue]? {

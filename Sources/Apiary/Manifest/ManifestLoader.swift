@@ -125,6 +125,9 @@ public struct ManifestLoader: Sendable {
   /// let problems = ManifestLoader.validate(
   ///   application: set.application, modules: set.modules + added, catalog: catalog)
   /// ```
+  ///
+  /// `application` is taken for application-wide checks; none use it yet (the fallback target is
+  /// not checked, since it may be registered in code rather than declared).
   public static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
   ) -> [ManifestProblem] {

@@ -11,7 +11,8 @@
 /// ```
 ///
 /// Interceptors run on the calling task, outside every mediator lock, after the parameters have
-/// been checked. All matching `before`s run in installation order until one vetoes; the most
+/// been checked, for every call that reaches a declared action (the fallback action included;
+/// not a target's not-found handler). All matching `before`s run in installation order until one vetoes; the most
 /// recently installed matching `instead` replaces the action; every matching `after` runs in
 /// installation order, also for vetoed and failed calls.
 public struct Interceptor: Sendable {

@@ -15,7 +15,9 @@ import Synchronization
 /// let found = try await mediator.open("notebook://search/query?text=hello%20world&limit=5")
 /// ```
 ///
-/// All methods may be called from any thread or task concurrently.
+/// `perform` and `open` each come in a synchronous form (for synchronous actions, with no
+/// task hop) and an `async` form (for every action); in `async` code Swift picks the `async`
+/// form, so write `try await`. All methods may be called from any thread or task concurrently.
 public final class Mediator: Sendable {
   /// The URL scheme remote calls must use.
   public let scheme: String
@@ -39,7 +41,7 @@ public final class Mediator: Sendable {
 
   private struct State: Sendable {
     var actions: [Key: PreparedAction] = [:]
-    var targets: [String: any RegisteredTarget] = [:]
+    var targets: [String: TargetBox] = [:]
     var interceptors: [Installed] = []
     var nextInterceptorID = 0
   }
@@ -58,10 +60,16 @@ public final class Mediator: Sendable {
   ///
   /// A target whose `type` is empty is found by convention: `NotesPlugin.NotesModule`'s target
   /// `notes` is `NotesPlugin.NotesTarget`.
+  ///
+  /// ```swift
+  /// try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
+  /// // …when the module is unloaded:
+  /// mediator.removeTargets(ownedBy: manifest.name)
+  /// ```
   public func addTargets(_ targets: [TargetManifest], owner: String, context: ModuleContext)
     throws(MediatorError)
   {
-    var boxes: [any RegisteredTarget] = []
+    var boxes: [TargetBox] = []
     var actions: [PreparedAction] = []
     for manifest in targets {
       let typeName =
@@ -389,8 +397,9 @@ public final class Mediator: Sendable {
   private static func prepare<T: Target>(
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
     context: ModuleContext
-  ) throws(MediatorError) -> (any RegisteredTarget, [PreparedAction]) {
-    let box = TargetBox<T>(manifest: manifest, typeName: typeName, owner: owner, context: context)
+  ) throws(MediatorError) -> (TargetBox, [PreparedAction]) {
+    let box = TargetBox(
+      T.self, manifest: manifest, typeName: typeName, owner: owner, context: context)
     let table = T.actions
     var names = Set<String>()
     var prepared: [PreparedAction] = []

@@ -12,6 +12,9 @@ struct ParameterSchema: Sendable {
   let target: String
   let action: String
   let entries: [Entry]
+  /// The entries' names and kinds, for the call path: searching them copies no `Entry`.
+  private let names: [String]
+  private let kinds: [ParameterManifest.Kind]
 
   init(module: String, target: String, action: ActionManifest) throws(MediatorError) {
     self.target = target
@@ -37,93 +40,133 @@ struct ParameterSchema: Sendable {
           defaultValue: plain))
     }
     self.entries = entries
+    self.names = entries.map(\.name)
+    self.kinds = entries.map(\.kind)
   }
 
   /// Checks local parameters. Returns `values` itself (no copy) unless a default is filled in
   /// or an `Int` is widened to a declared `double`. Undeclared keys pass through: local callers
   /// may hand actions closures and other values the manifest cannot describe.
+  ///
+  /// Small dictionaries are walked and their keys compared with the declared names, which is
+  /// cheaper than hashing every declared name.
   func check(_ values: [String: any Sendable]) throws(MediatorError) -> [String: any Sendable] {
     var result = values
-    for entry in entries {
-      guard let value = values[entry.name] else {
-        if let fallback = entry.defaultValue {
-          result[entry.name] = fallback
-        } else if entry.isRequired {
-          throw .missingParameter(
-            target: target, action: action, key: entry.name, expected: entry.kind.rawValue)
-        }
-        continue
+    if values.count <= 8, names.count <= 64 {
+      var seen: UInt64 = 0
+      for (key, value) in values {
+        guard let index = names.firstIndex(of: key) else { continue }
+        seen |= 1 << UInt64(index)
+        if let widened = try check(value, kinds[index], key) { result[key] = widened }
       }
-      switch entry.kind {
-      case .string: if value is String { continue }
-      case .int: if value is Int { continue }
-      case .bool: if value is Bool { continue }
-      case .double:
-        if value is Double { continue }
-        if let integer = value as? Int {
-          result[entry.name] = Double(integer)
-          continue
-        }
-      case .array: if value is [any Sendable] { continue }
-      case .object: if value is [String: any Sendable] { continue }
-      case .any: continue
+      guard seen != allSeen else { return result }
+      for (index, entry) in entries.enumerated() where seen & (1 << UInt64(index)) == 0 {
+        try fillIn(entry, &result)
       }
-      throw .wrongParameterType(
-        target: target, action: action, key: entry.name, expected: entry.kind.rawValue,
-        found: MediatorError.typeName(of: value))
+    } else {
+      for entry in entries {
+        if let value = values[entry.name] {
+          if let widened = try check(value, entry.kind, entry.name) { result[entry.name] = widened }
+        } else {
+          try fillIn(entry, &result)
+        }
+      }
     }
     return result
+  }
+
+  /// Every declared parameter's bit, for ``check(_:)``.
+  private var allSeen: UInt64 {
+    names.count >= 64 ? .max : (1 << UInt64(names.count)) - 1
+  }
+
+  /// Nil when `value` fits `entry` as it is, the widened value for an `Int` given for a
+  /// `double`; throws when it does not fit.
+  @inline(__always)
+  private func check(_ value: any Sendable, _ kind: ParameterManifest.Kind, _ key: String)
+    throws(MediatorError) -> Double?
+  {
+    switch kind {
+    case .string: if Self.isExactly(value, String.self) || value is String { return nil }
+    case .int: if Self.isExactly(value, Int.self) || value is Int { return nil }
+    case .bool: if Self.isExactly(value, Bool.self) || value is Bool { return nil }
+    case .double:
+      if Self.isExactly(value, Double.self) || value is Double { return nil }
+      if let integer = value as? Int { return Double(integer) }
+    case .array: if value is [any Sendable] { return nil }
+    case .object: if value is [String: any Sendable] { return nil }
+    case .any: return nil
+    }
+    throw .wrongParameterType(
+      target: target, action: action, key: key, expected: kind.rawValue,
+      found: MediatorError.typeName(of: value))
+  }
+
+  /// Fills in the default of an absent parameter, or throws when it is required.
+  private func fillIn(_ entry: Entry, _ result: inout [String: any Sendable]) throws(MediatorError)
+  {
+    if let fallback = entry.defaultValue {
+      result[entry.name] = fallback
+    } else if entry.isRequired {
+      throw .missingParameter(
+        target: target, action: action, key: entry.name, expected: entry.kind.rawValue)
+    }
+  }
+
+  /// A metatype comparison: much cheaper than a dynamic cast, and the common case for scalars.
+  @inline(__always)
+  private static func isExactly<V>(_ value: any Sendable, _ type: V.Type) -> Bool {
+    ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(type)
   }
 
   /// Converts a URL's query to the declared kinds. Undeclared keys are refused, only `array`
   /// (and `any`) parameters may repeat, and defaults are filled in.
-  func convert(_ query: [(key: String, value: String)]) throws(MediatorError)
+  func convert(_ query: [RemoteURL.QueryItem]) throws(MediatorError)
     -> [String: any Sendable]
   {
-    for pair in query where !entries.contains(where: { $0.name == pair.key }) {
+    for pair in query where !names.contains(pair.key) {
       throw .unexpectedParameter(target: target, action: action, key: pair.key)
     }
-    var result: [String: any Sendable] = Dictionary(minimumCapacity: entries.count)
-    for entry in entries {
-      var texts: [String] = []
-      for pair in query where pair.key == entry.name { texts.append(pair.value) }
-      if texts.isEmpty {
-        if let fallback = entry.defaultValue {
-          result[entry.name] = fallback
-        } else if entry.isRequired {
-          throw .missingParameter(
-            target: target, action: action, key: entry.name, expected: entry.kind.rawValue)
-        }
+    var result: [String: any Sendable] = Dictionary(minimumCapacity: names.count)
+    for index in names.indices {
+      let name = names[index]
+      let kind = kinds[index]
+      var first: String?
+      var count = 0
+      for pair in query where pair.key == name {
+        if first == nil { first = pair.value }
+        count += 1
+      }
+      guard let first else {
+        try fillIn(entries[index], &result)
+        continue
+      }
+      if kind == .array || (kind == .any && count > 1) {
+        result[name] = query.filter { $0.key == name }.map(\.value)
+      } else if count > 1 {
+        throw .repeatedParameter(target: target, action: action, key: name)
       } else {
-        result[entry.name] = try convert(texts, entry)
+        result[name] = try convert(first, kind, name)
       }
     }
     return result
   }
 
-  private func convert(_ texts: [String], _ entry: Entry) throws(MediatorError) -> any Sendable {
-    switch entry.kind {
-    case .array: return texts
-    case .any: return texts.count == 1 ? texts[0] : texts
-    default: break
-    }
-    guard texts.count == 1 else {
-      throw .repeatedParameter(target: target, action: action, key: entry.name)
-    }
-    let text = texts[0]
+  private func convert(_ text: String, _ kind: ParameterManifest.Kind, _ key: String)
+    throws(MediatorError) -> any Sendable
+  {
     let converted: (any Sendable)? =
-      switch entry.kind {
-      case .string: text
+      switch kind {
+      case .string, .any, .array: text
       case .int: Int(text)
       case .double: Double(text).flatMap { $0.isFinite ? $0 : nil }
       case .bool: Self.bool(text)
       case .object: JSONText.object(text)
-      case .array, .any: text
       }
     guard let converted else {
       throw .invalidParameterValue(
-        target: target, action: action, key: entry.name,
-        expected: entry.kind == .object ? "a JSON object" : entry.kind.rawValue, found: text)
+        target: target, action: action, key: key,
+        expected: kind == .object ? "a JSON object" : kind.rawValue, found: text)
     }
     return converted
   }

@@ -10,7 +10,13 @@ struct RemoteURL: Sendable {
 
   let target: String
   let action: String
-  let query: [(key: String, value: String)]
+  let query: [QueryItem]
+
+  /// One `key=value` of the query, decoded.
+  struct QueryItem: Sendable, Hashable {
+    let key: String
+    let value: String
+  }
 
   /// Parses `text`, refusing it unless its scheme is `scheme` (compared case-insensitively).
   static func parse(_ text: String, scheme: String) throws(MediatorError) -> RemoteURL {
@@ -19,10 +25,24 @@ struct RemoteURL: Sendable {
         url: text, reason: "longer than \(maximumLength) bytes (\(text.utf8.count))")
     }
     var copy = text
-    let result = copy.withUTF8 { bytes in
-      Result { () throws(MediatorError) in try parse(bytes, text: text, scheme: scheme) }
+    let parsed = copy.withUTF8 { bytes -> Parsed in
+      do throws(MediatorError) {
+        return .url(try parse(bytes, text: text, scheme: scheme))
+      } catch {
+        return .error(error)
+      }
     }
-    return try result.get()
+    switch parsed {
+    case .url(let url): return url
+    case .error(let error): throw error
+    }
+  }
+
+  /// Carries a typed error out of `withUTF8`, whose closure cannot throw typed errors. (A
+  /// `Result` would look up its generic metadata on every call.)
+  private enum Parsed {
+    case url(RemoteURL)
+    case error(MediatorError)
   }
 
   private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, text: String, scheme: String)
@@ -69,7 +89,8 @@ struct RemoteURL: Sendable {
       throw fail("action name is not valid percent-encoded UTF-8")
     }
     // Query.
-    var query: [(key: String, value: String)] = []
+    var query: [QueryItem] = []
+    query.reserveCapacity(4)
     if index < end, bytes[index] == UInt8(ascii: "?") {
       index += 1
       while index < end, bytes[index] != UInt8(ascii: "#") {
@@ -88,7 +109,7 @@ struct RemoteURL: Sendable {
           guard let key = decode(bytes, start..<keyEnd),
             let value = decode(bytes, (equals.map { $0 + 1 } ?? index)..<index)
           else { throw fail("parameter at offset \(start) is not valid percent-encoded UTF-8") }
-          query.append((key, value))
+          query.append(QueryItem(key: key, value: value))
         }
         if index < end, bytes[index] == UInt8(ascii: "&") { index += 1 }
       }
@@ -113,9 +134,15 @@ struct RemoteURL: Sendable {
 
   /// ASCII case-insensitive comparison of the URL's scheme with the application's.
   private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ scheme: String) -> Bool {
-    guard bytes.count == scheme.utf8.count else { return false }
-    return zip(bytes, scheme.utf8).allSatisfy { lhs, rhs in
-      lhs == rhs || (isSchemeStart(lhs) && lhs | 0x20 == rhs | 0x20)
+    var scheme = scheme
+    return scheme.withUTF8 { expected in
+      guard bytes.count == expected.count else { return false }
+      for index in 0..<bytes.count {
+        let lhs = bytes[index]
+        let rhs = expected[index]
+        guard lhs == rhs || (isSchemeStart(lhs) && lhs | 0x20 == rhs | 0x20) else { return false }
+      }
+      return true
     }
   }
 
@@ -126,27 +153,29 @@ struct RemoteURL: Sendable {
     guard slice.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
       return String(decoding: slice, as: UTF8.self)
     }
-    var decoded: [UInt8] = []
-    decoded.reserveCapacity(slice.count)
-    var index = 0
-    while index < slice.count {
-      var byte = slice[index]
-      if byte == UInt8(ascii: "+") {
-        byte = UInt8(ascii: " ")
-      } else if byte == UInt8(ascii: "%") {
-        guard index + 2 < slice.count, let high = hexValue(slice[index + 1]),
-          let low = hexValue(slice[index + 2])
-        else { return nil }
-        byte = high << 4 | low
-        index += 2
-        if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F {
-          return nil
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: slice.count) { buffer in
+      var count = 0
+      var index = 0
+      while index < slice.count {
+        var byte = slice[index]
+        if byte == UInt8(ascii: "+") {
+          byte = UInt8(ascii: " ")
+        } else if byte == UInt8(ascii: "%") {
+          guard index + 2 < slice.count, let high = hexValue(slice[index + 1]),
+            let low = hexValue(slice[index + 2])
+          else { return nil }
+          byte = high << 4 | low
+          index += 2
+          if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F {
+            return nil
+          }
         }
+        buffer[count] = byte
+        count += 1
+        index += 1
       }
-      decoded.append(byte)
-      index += 1
+      return String(validating: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
     }
-    return String(validating: decoded, as: UTF8.self)
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,4 +1,4 @@
-/// A mediator target: a class a module exposes so other modules can call its actions by name
+/// A mediator target: a final class a module exposes so other modules can call its actions by name
 /// (CTMediator's `Target_X`), declared in the module manifest's `targets` section.
 ///
 /// The mediator creates targets lazily with `init(context:)`, checks each call's parameters
@@ -7,7 +7,9 @@
 /// ```swift
 /// final class NotesTarget: Target {
 ///   let store: NoteStore
-///   init(context: ModuleContext) throws { store = try context.container.resolve(NoteStore.self) }
+///   init(context: ModuleContext) throws {
+///     store = NoteStore(directory: try context.config.string("directory"))
+///   }
 ///
 ///   static let actions: ActionTable<NotesTarget> = [
 ///     "create": .sync { target, params in try target.store.create(params.string("title")) },

@@ -1,30 +1,28 @@
 import Synchronization
 
-/// A registered target whose concrete type is hidden, for the not-found path and inspection.
-protocol RegisteredTarget: AnyObject, Sendable {
-  var manifest: TargetManifest { get }
-  var typeName: String { get }
-  var owner: String { get }
-  var isCached: Bool { get }
-  /// Creates the target (or takes the cached one) and asks its not-found handler.
-  func notFound(_ call: ActionCall, cache: Bool) throws -> NotFoundResult
-  /// Takes the cached instance out; the caller drops it outside any mediator lock.
-  func takeCached() -> AnyObject?
-}
-
-/// One declared target of type `T`: its context and its cached instance, if any.
-final class TargetBox<T: Target>: RegisteredTarget {
+/// One declared target: how to create it, its context, and its cached instance, if any.
+///
+/// The box is not generic, so the call path runs no unspecialized generic code (which would look
+/// up `Optional<T>` metadata on every call); ``PreparedAction`` casts the instance back to its
+/// type.
+final class TargetBox: Sendable {
   let manifest: TargetManifest
   let typeName: String
   let owner: String
+  /// Creates an instance of the target type; the only source of objects in `cached`.
+  private let make: @Sendable (ModuleContext) throws -> any Target
   private let context: ModuleContext
-  private let cached = Mutex<T?>(nil)
+  private let cached = Mutex<(any Target)?>(nil)
 
-  init(manifest: TargetManifest, typeName: String, owner: String, context: ModuleContext) {
+  init<T: Target>(
+    _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
+    context: ModuleContext
+  ) {
     self.manifest = manifest
     self.typeName = typeName
     self.owner = owner
     self.context = context
+    self.make = { context in try T(context: context) }
   }
 
   var isCached: Bool { cached.withLock { $0 != nil } }
@@ -32,11 +30,11 @@ final class TargetBox<T: Target>: RegisteredTarget {
   /// The cached instance when `cache` is true (created and cached on first use), else a new
   /// instance that is never cached. `init(context:)` runs outside the lock; when two callers race
   /// to create the cached instance, the first one stored wins and both get it.
-  func instance(cache: Bool) throws(MediatorError) -> T {
+  func instance(cache: Bool) throws(MediatorError) -> any Target {
     if cache, let existing = cached.withLock({ $0 }) { return existing }
-    let created: T
+    let created: any Target
     do {
-      created = try T(context: context)
+      created = try make(context)
     } catch {
       throw .targetCreationFailed(
         target: manifest.name, owner: owner, reason: String(describing: error))
@@ -49,11 +47,13 @@ final class TargetBox<T: Target>: RegisteredTarget {
     }
   }
 
+  /// Creates the target (or takes the cached one) and asks its not-found handler.
   func notFound(_ call: ActionCall, cache: Bool) throws -> NotFoundResult {
     try instance(cache: cache).notFound(call)
   }
 
-  func takeCached() -> AnyObject? {
+  /// Takes the cached instance out; the caller drops it outside any mediator lock.
+  func takeCached() -> (any Target)? {
     cached.withLock { slot in
       defer { slot = nil }
       return slot

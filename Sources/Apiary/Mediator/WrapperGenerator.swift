@@ -40,7 +40,7 @@ public enum WrapperGenerator {
       for (index, target) in sorted.enumerated() {
         if index > 0 { lines.append("") }
         let type = SwiftName.type(target.name) + "Client"
-        let head = "  \(access)var \(SwiftName.member(target.name)): \(type) {"
+        let head = "  \(access)var \(propertyName(target.name)): \(type) {"
         let body = "\(type)(mediator: self)"
         lines.append("  /// Typed calls to the `\(target.name)` target.")
         lines +=
@@ -51,6 +51,18 @@ public enum WrapperGenerator {
     }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The `Mediator` property for a target; names of the mediator's own members get a `Target`
+  /// suffix (`open` → `openTarget`).
+  static func propertyName(_ target: String) -> String {
+    let name = SwiftName.member(target)
+    return mediatorMembers.contains(name) ? SwiftName.member(target + "-target") : name
+  }
+
+  private static let mediatorMembers: Set<String> = [
+    "scheme", "fallback", "addTargets", "removeTargets", "releaseCachedTarget", "hasTarget",
+    "hasAction", "targets", "intercept", "removeInterceptor", "perform", "open",
+  ]
 
   private static func client(for target: TargetManifest, access: String) -> [String] {
     let type = SwiftName.type(target.name) + "Client"
@@ -73,11 +85,8 @@ public enum WrapperGenerator {
       "",
       "  private func invoke<R>(_ action: String, _ params: [String: any Sendable]) async throws"
         + " -> R {",
-    ]
-    lines.append(
-      "    try await mediator.perform(target: Self.target, action: action, params: params, as: R.self)"
-    )
-    lines += [
+      "    try await mediator.perform(target: Self.target, action: action, params: params,"
+        + " as: R.self)",
       "  }",
       "}",
     ]

@@ -34,6 +34,14 @@ extension WrapperGeneratorTests {
       ]),
   ]
 
+  @Test func targetsNamedLikeMediatorMembersGetASuffix() {
+    #expect(WrapperGenerator.propertyName("open") == "openTarget")
+    #expect(WrapperGenerator.propertyName("targets") == "targetsTarget")
+    #expect(WrapperGenerator.propertyName("notes") == "notes")
+    let source = WrapperGenerator.swiftSource(for: [TargetManifest(name: "perform", type: "X.Y")])
+    #expect(source.contains("  public var performTarget: PerformClient {"))
+  }
+
   @Test func awkwardManifestsGiveShortLinesAndEscapedNames() {
     let source = WrapperGenerator.swiftSource(for: Self.awkward, accessLevel: .internal)
     if let path = ProcessInfo.processInfo.environment["APIARY_AWKWARD_OUTPUT"] {
