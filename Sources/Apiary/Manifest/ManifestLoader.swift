@@ -57,10 +57,14 @@ public struct ManifestLoader: Sendable {
     }
     // The application manifest is never read as a module file, even when `modules` lists the
     // directory it is in.
-    var seen: Set<String> = [Self.standardized(appFile)]
+    // Files are recognised by a normalised spelling; only the listed paths are normalised, not
+    // every file, since per-file path work shows in the boot time of many small manifests.
+    var seen: Set<String> = [Self.normalized(appFile)]
     for (path, location) in modulePaths {
-      for file in Self.moduleFiles(at: Self.join(base, path), location, &set.problems)
-      where seen.insert(Self.standardized(file)).inserted {
+      let target = Self.join(base, path)
+      let prefix = Self.normalized(target)
+      for (file, name) in Self.moduleFiles(at: target, location, &set.problems)
+      where seen.insert(name.map { Self.join(prefix, $0) } ?? prefix).inserted {
         set.files.append(file)
         let decoded = decodeModules(file: file)
         set.modules += decoded.modules
@@ -152,10 +156,11 @@ public struct ManifestLoader: Sendable {
       ManifestProblem(.unreadable, at: SourceLocation(file: file), "cannot read this file"))
   }
 
-  /// The module files `path` stands for: itself, or the `*.json` and `*.plist` files in it.
+  /// The module files `path` stands for: itself (with no name), or the `*.json` and `*.plist`
+  /// files in it, with their names.
   static func moduleFiles(
     at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
-  ) -> [String] {
+  ) -> [(file: String, name: String?)] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       problems.append(
@@ -163,7 +168,7 @@ public struct ManifestLoader: Sendable {
           .unreadable, at: location, "no such file or directory: \(path)"))
       return []
     }
-    guard isDirectory.boolValue else { return [path] }
+    guard isDirectory.boolValue else { return [(path, nil)] }
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
       problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
       return []
@@ -172,11 +177,22 @@ public struct ManifestLoader: Sendable {
       names
       .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
       .sorted()
-      .map { join(path, $0) }
+      .map { (join(path, $0), $0) }
   }
 
-  static func standardized(_ path: String) -> String {
-    URL(fileURLWithPath: path).standardizedFileURL.path
+  /// `path` without `.` and empty components and with `..` applied, so one file reached by two
+  /// spellings is read once. Symbolic links are not resolved.
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") where part != "." {
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : joined
   }
 
   static func join(_ directory: String, _ name: String) -> String {

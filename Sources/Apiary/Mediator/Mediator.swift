@@ -214,6 +214,19 @@ public final class Mediator: Sendable {
     return try await run(prepared, prepared.schema.check(params), interceptors, .local, cache)
   }
 
+  /// Calls a synchronous action and returns its result as an `R`.
+  ///
+  /// ```swift
+  /// let count = try mediator.perform(target: "notes", action: "count", as: Int.self)
+  /// ```
+  public func perform<R>(
+    target: String, action: String, params: [String: any Sendable] = [:], cache: Bool = false,
+    as type: R.Type
+  ) throws -> R {
+    let result = try perform(target: target, action: action, params: params, cache: cache)
+    return try Self.cast(result, R.self, target: target, action: action)
+  }
+
   /// Calls an action and returns its result as an `R`, as generated typed clients do.
   ///
   /// ```swift
@@ -225,8 +238,16 @@ public final class Mediator: Sendable {
     as type: R.Type
   ) async throws -> R {
     let result = try await perform(target: target, action: action, params: params, cache: cache)
+    return try Self.cast(result, R.self, target: target, action: action)
+  }
+
+  private static func cast<R>(
+    _ result: (any Sendable)?, _ type: R.Type, target: String, action: String
+  )
+    throws(MediatorError) -> R
+  {
     guard let typed = result as? R else {
-      throw MediatorError.wrongResultType(
+      throw .wrongResultType(
         target: target, action: action, expected: String(describing: R.self),
         found: result.map(MediatorError.typeName(of:)) ?? "nil")
     }
@@ -293,7 +314,7 @@ public final class Mediator: Sendable {
     _ origin: ActionCall.Origin, _ cache: Bool
   ) throws -> (any Sendable)? {
     let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard !installed.isEmpty else {
+    guard Self.anyMatches(installed, prepared) else {
       guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
       return try run(parameters, cache)
     }
@@ -314,7 +335,9 @@ public final class Mediator: Sendable {
     _ origin: ActionCall.Origin, _ cache: Bool
   ) async throws -> (any Sendable)? {
     let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard !installed.isEmpty else { return try await prepared.runAsync(parameters, cache) }
+    guard Self.anyMatches(installed, prepared) else {
+      return try await prepared.runAsync(parameters, cache)
+    }
     let call = ActionCall(
       target: prepared.target, action: prepared.action, params: params, origin: origin)
     let matching = installed.filter { $0.scope.matches(target: call.target, action: call.action) }
@@ -330,6 +353,14 @@ public final class Mediator: Sendable {
     }
     for entry in matching { entry.interceptor.after?(call, result) }
     return try result.get()
+  }
+
+  /// False when no interceptor is installed (the common case: one `isEmpty` check) or none
+  /// matches the action, so the call skips building an ``ActionCall``.
+  @inline(__always)
+  private static func anyMatches(_ installed: [Installed], _ prepared: PreparedAction) -> Bool {
+    !installed.isEmpty
+      && installed.contains { $0.scope.matches(target: prepared.target, action: prepared.action) }
   }
 
   /// Runs the `before` interceptors; returns the `instead` that replaces the action, if any.

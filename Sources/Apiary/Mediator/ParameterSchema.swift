@@ -51,6 +51,7 @@ struct ParameterSchema: Sendable {
   /// Small dictionaries are walked and their keys compared with the declared names, which is
   /// cheaper than hashing every declared name.
   func check(_ values: [String: any Sendable]) throws(MediatorError) -> [String: any Sendable] {
+    guard !names.isEmpty else { return values }
     var result = values
     if values.count <= 8, names.count <= 64 {
       var seen: UInt64 = 0

@@ -114,6 +114,13 @@ struct ManifestLoaderTests {
       ])
   }
 
+  @Test func normalizedPaths() {
+    #expect(ManifestLoader.normalized("/a/./b//c/../d.json") == "/a/b/d.json")
+    #expect(ManifestLoader.normalized("a/../../b") == "../b")
+    #expect(ManifestLoader.normalized("./m/.") == "m")
+    #expect(ManifestLoader.normalized("/") == "/")
+  }
+
   @Test func missingApplicationManifest() throws {
     let directory = try ManifestDirectory()
     let set = loader.load(directory: directory.path)

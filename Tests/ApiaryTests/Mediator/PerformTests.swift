@@ -116,6 +116,17 @@ import Testing
     #expect(try params.value("a", default: 4) == 1)
   }
 
+  @Test func typedSyncPerformCastsOrReportsTheResultType() throws {
+    let mediator = try Fixtures.mediator()
+    #expect(
+      try mediator.perform(target: "calc", action: "add", params: ["a": 2], as: Int.self) == 12)
+    let error = mediatorError {
+      try mediator.perform(target: "calc", action: "add", params: ["a": 1], as: Bool.self)
+    }
+    #expect(
+      error == .wrongResultType(target: "calc", action: "add", expected: "Bool", found: "Int"))
+  }
+
   @Test func typedPerformCastsOrReportsTheResultType() async throws {
     let mediator = try Fixtures.mediator()
     let sum = try await mediator.perform(
