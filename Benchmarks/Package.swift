@@ -3,7 +3,8 @@ import PackageDescription
 
 /// The Apiary package is the parent directory; SwiftPM names a path dependency after its folder,
 /// so the name is read from the path rather than hard-coded (`main`, a worktree, a CI clone).
-let apiaryFolder = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init)
+let apiaryFolder = Context.packageDirectory.split(separator: "/").dropLast().last
+  .map { $0.lowercased() }
 
 let package = Package(
   name: "ApiaryBenchmarks",

@@ -59,28 +59,37 @@ struct Harness: Sendable {
     }
   }
 
-  /// Measures an asynchronous `body(n)`, which must perform the operation `n` times. Work hops
-  /// between threads, so allocations are counted process-wide during one extra run.
-  func measureAsync(_ body: (Int) async -> Void) async -> Measurement {
-    var iterations = 1
-    while true {
-      let start = Self.now()
-      await body(iterations)
-      if Self.now() - start >= sampleNanos / 2 || iterations >= 1 << 30 { break }
-      iterations *= 2
+  /// Measures asynchronous bodies, each performing its operation `n` times, with samples taken
+  /// in turn as in ``measureInterleaved(_:)``. Work hops between threads, so allocations are
+  /// counted process-wide during one extra run of each.
+  func measureAsyncInterleaved(_ bodies: [(Int) async -> Void]) async -> [Measurement] {
+    var iterations: [Int] = []
+    var allocations: [Double?] = []
+    for body in bodies {
+      var count = 1
+      while true {
+        let start = Self.now()
+        await body(count)
+        if Self.now() - start >= sampleNanos / 2 || count >= 1 << 30 { break }
+        count *= 2
+      }
+      let warmUpEnd = Self.now() + warmUpNanos / UInt64(bodies.count)
+      while Self.now() < warmUpEnd { await body(count) }
+      let counted = await Self.countingAllThreads { await body(count) }
+      iterations.append(count)
+      allocations.append(counted.map { Double($0) / Double(count) })
     }
-    let warmUpEnd = Self.now() + warmUpNanos
-    while Self.now() < warmUpEnd { await body(iterations) }
-    let allocations = await Self.countingAllThreads { await body(iterations) }
-    var totals: [Double] = []
+    var totals = [[Double]](repeating: [], count: bodies.count)
     for _ in 0..<samples {
-      let start = Self.now()
-      await body(iterations)
-      totals.append(Double(Self.now() - start))
+      for (index, body) in bodies.enumerated() {
+        let start = Self.now()
+        await body(iterations[index])
+        totals[index].append(Double(Self.now() - start))
+      }
     }
-    return Measurement(
-      totals: totals, operations: iterations,
-      allocations: allocations.map { Double($0) / Double(iterations) })
+    return bodies.indices.map {
+      Measurement(totals: totals[$0], operations: iterations[$0], allocations: allocations[$0])
+    }
   }
 
   /// Allocations by every thread while `body` runs (nil where they cannot be counted). Only for
@@ -98,14 +107,18 @@ struct Harness: Sendable {
     return after &- before
   }
 
-  /// Measures `body(n)` run at once on `threads` threads: wall time per operation of one thread,
-  /// so perfect scaling shows the single-thread figure.
-  func measureConcurrently(threads: Int, _ body: @Sendable (Int) -> Void) -> Measurement {
-    var result = measure { n in
-      DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) }
+  /// Measures each body run at once on `threads` threads, interleaved like
+  /// ``measureInterleaved(_:)``: wall time per operation of one thread, so perfect scaling shows
+  /// the single-thread figure. Allocations are not reported.
+  func measureConcurrently(threads: Int, _ bodies: [@Sendable (Int) -> Void]) -> [Measurement] {
+    let runs = bodies.map { body in
+      { (n: Int) in DispatchQueue.concurrentPerform(iterations: threads) { _ in body(n) } }
     }
-    result.allocations = nil
-    return result
+    return measureInterleaved(runs).map { measurement in
+      var measurement = measurement
+      measurement.allocations = nil
+      return measurement
+    }
   }
 
   /// Allocations on this thread since `before` (or `count` of them, when given) per operation.

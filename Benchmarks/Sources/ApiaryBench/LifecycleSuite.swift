@@ -4,9 +4,21 @@ import MallocCounter
 
 /// Boot and teardown of 10 to 10,000 generated modules from manifest files on disk, per module,
 /// against a hand-written floor: read and parse the same files and create each module by name,
-/// with no validation, ordering or hooks.
+/// with no validation, ordering or hooks. Floor and kernel runs alternate, so load from other
+/// processes falls on both alike.
 enum LifecycleSuite {
   static let sizes = [10, 100, 1_000, 10_000]
+
+  /// Per-run totals in nanoseconds, and allocations per module from the counting run.
+  private struct Series {
+    var totals: [Double] = []
+    var allocations: Double?
+
+    func measurement(_ modules: Int) -> Measurement? {
+      totals.isEmpty
+        ? nil : Measurement(totals: totals, operations: modules, allocations: allocations)
+    }
+  }
 
   static func run(_ harness: Harness, sizes: [Int], into report: inout Report) async {
     for count in sizes where count > 0 {
@@ -18,129 +30,132 @@ enum LifecycleSuite {
       let began = Harness.now()
       do {
         generated = try ManifestGenerator(count: count).write()
-        printError(
-          "  generated \(count) module manifests in \(Report.formatNanos(Double(Harness.now() - began)))"
-        )
       } catch {
         report.add(Row(section: section, name: "boot", peerName: "-", note: "\(error)"))
         continue
       }
+      printError(
+        "  generated \(count) module manifests in "
+          + Report.formatNanos(Double(Harness.now() - began)))
       defer { try? FileManager.default.removeItem(atPath: generated.directory) }
       let catalog = TypeCatalog()
-      let floor = measureFloor(generated, catalog: catalog, runs: runs, warmUps: warmUps)
+      let files = generated.names.map { "\(generated.directory)/modules/\($0).json" }
+      var (parse, floor, load, start, boot, teardown) = (
+        Series(), Series(), Series(), Series(), Series(), Series()
+      )
       var note: String?
-      var load: [Double] = []
-      var start: [Double] = []
-      var teardown: [Double] = []
-      var allocations: [Double?] = [nil, nil, nil]
       // The last run is not timed: it counts allocations on every thread, at a small cost.
       for run in 0..<(warmUps + runs + 1) {
+        let counting = run == warmUps + runs
+        let timed = run >= warmUps && !counting
+        let floorRun = Self.floor(files, catalog: catalog)
+        if timed {
+          parse.totals.append(Double(floorRun.parse))
+          floor.totals.append(Double(floorRun.total))
+        } else if counting {
+          parse.allocations = floorRun.parseAllocations.map { Double($0) / Double(count) }
+          floor.allocations = floorRun.totalAllocations.map { Double($0) / Double(count) }
+        }
         do {
-          let counting = run == warmUps + runs && apiary_malloc_counting() != 0
-          if counting { apiary_malloc_count_all_threads(1) }
-          let allocated = apiary_malloc_count_all()
-          let began = Harness.now()
-          let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
-          let planned = Harness.now()
-          let allocatedLoading = apiary_malloc_count_all()
-          try await kernel.boot()
-          let booted = Harness.now()
-          let allocatedBooting = apiary_malloc_count_all()
-          await kernel.shutdown()
-          let stopped = Harness.now()
-          let allocatedStopping = apiary_malloc_count_all()
-          apiary_malloc_count_all_threads(0)
-          let started = await kernel.startedModules.count
-          if started != 0 { note = "\(started) modules still listed as started after shutdown" }
-          if counting {
-            allocations = [
-              allocatedLoading - allocated, allocatedBooting - allocatedLoading,
-              allocatedStopping - allocatedBooting,
-            ].map { Double($0) / Double(count) }
+          let kernelRun = try await Self.kernel(generated.directory, catalog, counting: counting)
+          if kernelRun.stillStarted != 0 {
+            note = "\(kernelRun.stillStarted) modules still listed as started after shutdown"
           }
-          guard run >= warmUps, !counting else { continue }
-          load.append(Double(planned - began))
-          start.append(Double(booted - planned))
-          teardown.append(Double(stopped - booted))
+          if timed {
+            load.totals.append(Double(kernelRun.times[0]))
+            start.totals.append(Double(kernelRun.times[1]))
+            boot.totals.append(Double(kernelRun.times[0] + kernelRun.times[1]))
+            teardown.totals.append(Double(kernelRun.times[2]))
+          } else if counting, let allocations = kernelRun.allocations {
+            let perModule = allocations.map { Double($0) / Double(count) }
+            load.allocations = perModule[0]
+            start.allocations = perModule[1]
+            boot.allocations = perModule[0] + perModule[1]
+            teardown.allocations = perModule[2]
+          }
         } catch {
           note = "\(error)".split(separator: "\n").prefix(3).joined(separator: " ")
           break
         }
       }
-      func measurement(_ totals: [Double], _ allocations: Double?) -> Measurement? {
-        totals.isEmpty
-          ? nil : Measurement(totals: totals, operations: count, allocations: allocations)
+      let rows: [(String, Series, String, Series?)] = [
+        ("load+validate+plan, per module", load, "read+parse JSON", parse),
+        ("setUp+start+ready, per module", start, "-", nil),
+        ("boot total, per module", boot, "read+parse+create by name", floor),
+        ("teardown, per module", teardown, "-", nil),
+      ]
+      for (name, series, peerName, peer) in rows {
+        report.add(
+          Row(
+            section: section, name: name, apiary: series.measurement(count), peerName: peerName,
+            peer: peer?.measurement(count), note: note))
       }
-      let boot = zip(load, start).map { $0 + $1 }
-      let bootAllocations = allocations[0].flatMap { load in allocations[1].map { load + $0 } }
-      report.add(
-        Row(
-          section: section, name: "load+validate+plan, per module",
-          apiary: measurement(load, allocations[0]),
-          peerName: "read+parse JSON", peer: floor.parse, note: note))
-      report.add(
-        Row(
-          section: section, name: "setUp+start+ready, per module",
-          apiary: measurement(start, allocations[1]),
-          peerName: "-", note: note))
-      report.add(
-        Row(
-          section: section, name: "boot total, per module",
-          apiary: measurement(boot, bootAllocations),
-          peerName: "read+parse+create by name", peer: floor.total, note: note))
-      report.add(
-        Row(
-          section: section, name: "teardown, per module",
-          apiary: measurement(teardown, allocations[2]),
-          peerName: "-", note: note))
     }
   }
 
-  /// The floor: what any manifest-driven boot must do at least.
-  private static func measureFloor(
-    _ generated: ManifestGenerator.Output, catalog: TypeCatalog, runs: Int, warmUps: Int
-  ) -> (parse: Measurement, total: Measurement) {
-    let files = generated.names.map { "\(generated.directory)/modules/\($0).json" }
-    var parse: [Double] = []
-    var total: [Double] = []
-    var allocations: (parse: UInt64, total: UInt64) = (0, 0)
-    for run in 0..<(warmUps + runs) {
-      let allocated = apiary_malloc_count()
-      let began = Harness.now()
-      var objects: [[String: Any]] = []
-      objects.reserveCapacity(files.count)
-      for file in files {
-        guard let data = FileManager.default.contents(atPath: file),
-          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-          let modules = object["modules"] as? [[String: Any]]
-        else { continue }
-        objects += modules
-      }
-      let parsed = Harness.now()
-      let allocatedParsing = apiary_malloc_count()
-      var instances: [any Module] = []
-      instances.reserveCapacity(objects.count)
-      for object in objects {
-        if let name = object["type"] as? String, let type = catalog.lookup(name) as? any Module.Type
-        {
-          instances.append(type.init())
-        }
-      }
-      let created = Harness.now()
-      allocations = (allocatedParsing - allocated, apiary_malloc_count() - allocated)
-      blackHole(instances)
-      guard run >= warmUps else { continue }
-      parse.append(Double(parsed - began))
-      total.append(Double(created - began))
-    }
-    let count = files.count
+  /// One kernel run: times of load+validate+plan, setUp+start+ready and teardown, and, when
+  /// `counting`, the allocations of each on every thread.
+  private static func kernel(_ directory: String, _ catalog: TypeCatalog, counting: Bool)
+    async throws -> (times: [UInt64], allocations: [UInt64]?, stillStarted: Int)
+  {
+    let count = counting && apiary_malloc_counting() != 0
+    if count { apiary_malloc_count_all_threads(1) }
+    defer { apiary_malloc_count_all_threads(0) }
+    let allocated = apiary_malloc_count_all()
+    let began = Harness.now()
+    let kernel = try Kernel(manifestsAt: directory, catalog: catalog)
+    let planned = Harness.now()
+    let allocatedLoading = apiary_malloc_count_all()
+    try await kernel.boot()
+    let booted = Harness.now()
+    let allocatedBooting = apiary_malloc_count_all()
+    await kernel.shutdown()
+    let stopped = Harness.now()
+    let allocatedStopping = apiary_malloc_count_all()
+    apiary_malloc_count_all_threads(0)
     return (
-      Measurement(
-        totals: parse, operations: count,
-        allocations: Harness.allocationsPerOperation(since: 0, Int(allocations.parse), count)),
-      Measurement(
-        totals: total, operations: count,
-        allocations: Harness.allocationsPerOperation(since: 0, Int(allocations.total), count))
+      [planned - began, booted - planned, stopped - booted],
+      count
+        ? [
+          allocatedLoading - allocated, allocatedBooting - allocatedLoading,
+          allocatedStopping - allocatedBooting,
+        ] : nil,
+      await kernel.startedModules.count
+    )
+  }
+
+  /// One floor run: what any manifest-driven boot must do at least. Nanoseconds to read and
+  /// parse the files and in all (with creating the modules), and this thread's allocations.
+  private static func floor(_ files: [String], catalog: TypeCatalog) -> (
+    parse: UInt64, total: UInt64, parseAllocations: UInt64?, totalAllocations: UInt64?
+  ) {
+    let allocated = apiary_malloc_count()
+    let began = Harness.now()
+    var objects: [[String: Any]] = []
+    objects.reserveCapacity(files.count)
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: file),
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let modules = object["modules"] as? [[String: Any]]
+      else { continue }
+      objects += modules
+    }
+    let parsed = Harness.now()
+    let allocatedParsing = apiary_malloc_count()
+    var instances: [any Module] = []
+    instances.reserveCapacity(objects.count)
+    for object in objects {
+      if let name = object["type"] as? String, let type = catalog.lookup(name) as? any Module.Type {
+        instances.append(type.init())
+      }
+    }
+    let created = Harness.now()
+    let allocatedCreating = apiary_malloc_count()
+    blackHole(instances)
+    let counted = apiary_malloc_counting() != 0
+    return (
+      parsed - began, created - began,
+      counted ? allocatedParsing - allocated : nil, counted ? allocatedCreating - allocated : nil
     )
   }
 }
