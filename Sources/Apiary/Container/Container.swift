@@ -237,7 +237,12 @@ public final class Container: Sendable {
   /// Removes every binding owned by `owner` and releases its instances (those nobody else
   /// holds). Instances already resolved by others stay valid.
   public func removeAll(ownedBy owner: String) {
-    registry.removeAll(ownedBy: owner)
+    registry.removeAll(ownedBy: [owner])
+  }
+
+  /// Removes the bindings of several owners in one pass (the kernel's shutdown).
+  public func removeAll(ownedBy owners: Set<String>) {
+    registry.removeAll(ownedBy: owners)
   }
 
   // MARK: Resolving

@@ -118,9 +118,9 @@ final class Registry: @unchecked Sendable {
   }
 
   /// Removes `owner`'s bindings; their instances are released once nobody else holds them.
-  func removeAll(ownedBy owner: String) {
+  func removeAll(ownedBy owners: Set<String>) {
     lock.lock()
-    let removed = table.filter { $0.value.owner == owner }
+    let removed = table.filter { $0.value.owner.map(owners.contains) ?? false }
     for key in removed.keys { table[key] = nil }
     lock.unlock()
     // Released here, outside the lock: deinitializers may run module code.

@@ -99,11 +99,11 @@ public final class EventBus: Sendable {
     }.sorted { $0.event < $1.event }
   }
 
-  /// Removes every subscription owned by `owner`.
-  func removeAll(ownedBy owner: String) {
+  /// Removes every subscription owned by one of `owners`, in one pass.
+  func removeAll(ownedBy owners: Set<String>) {
     storage.state.withLock { state in
       for key in Array(state.byEvent.keys) {
-        state.byEvent[key]?.removeAll { $0.owner == owner }
+        state.byEvent[key]?.removeAll { owners.contains($0.owner) }
         if state.byEvent[key]?.isEmpty == true { state.byEvent[key] = nil }
       }
     }

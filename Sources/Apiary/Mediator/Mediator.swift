@@ -110,8 +110,13 @@ public final class Mediator: Sendable {
   /// Removes every target owned by `owner` and drops their cached instances; later calls take
   /// the not-found path. Calls already running finish normally.
   public func removeTargets(ownedBy owner: String) {
+    removeTargets(ownedBy: [owner])
+  }
+
+  /// Removes the targets of several owners in one pass (the kernel's shutdown).
+  public func removeTargets(ownedBy owners: Set<String>) {
     let removed = state.withLock { state in
-      let removed = state.targets.values.filter { $0.owner == owner }
+      let removed = state.targets.values.filter { owners.contains($0.owner) }
       guard !removed.isEmpty else { return removed }
       let names = Set(removed.map(\.manifest.name))
       state.targets = state.targets.filter { !names.contains($0.key) }
