@@ -254,12 +254,7 @@ public actor Kernel {
   ) throws(KernelError) {
     if !reported { report(manifest.name, phase, .failed(error), .zero) }
     unregister(manifest.name)
-    let cause: any Error =
-      (error as? KernelError).map { kernelError -> any Error in
-        if case .hookFailed(_, _, let inner) = kernelError { return inner }
-        return kernelError
-      } ?? error
-    states[manifest.name] = .failed(phase: phase, reason: "\(cause)")
+    states[manifest.name] = .failed(phase: phase, reason: "\(error)")
     guard manifest.isOptional else {
       if let kernelError = error as? KernelError, case .unresolvedType = kernelError {
         throw kernelError
