@@ -71,6 +71,19 @@ enum Host {
   }
 }
 
+extension Host {
+  /// Boots `kernel`, printing the error on failure; false when the boot failed.
+  static func boot(_ kernel: Kernel) async -> Bool {
+    do {
+      try await kernel.boot()
+      return true
+    } catch {
+      Output.err("error: boot failed: \(error)")
+      return false
+    }
+  }
+}
+
 /// A subcommand of `apiary`.
 protocol HostCommand: Sendable {
   static var name: String { get }

@@ -36,12 +36,7 @@ enum CallCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    do {
-      try await kernel.boot()
-    } catch {
-      Output.err("error: boot failed: \(error)")
-      return ExitStatus.failure
-    }
+    guard await Host.boot(kernel) else { return ExitStatus.failure }
     var status = ExitStatus.success
     do {
       Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))

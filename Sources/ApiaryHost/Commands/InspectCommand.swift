@@ -23,12 +23,7 @@ enum InspectCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
-    do {
-      try await kernel.boot()
-    } catch {
-      Output.err("error: boot failed: \(error)")
-      return ExitStatus.failure
-    }
+    guard await Host.boot(kernel) else { return ExitStatus.failure }
     Output.out("modules:")
     for (name, state) in await kernel.moduleStates {
       Output.out("  \(name.padding(12)) \(state)")

@@ -47,12 +47,7 @@ enum RunCommand: HostCommand {
     // Listen before booting, so a Ctrl-C during boot is not lost: it is handled once boot ends.
     let inputs = HostInput.stream()
     log("boot:")
-    do {
-      try await kernel.boot()
-    } catch {
-      Output.err("error: boot failed: \(error)")
-      return ExitStatus.failure
-    }
+    guard await Host.boot(kernel) else { return ExitStatus.failure }
     let running = await kernel.startedModules.count
     log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
 
