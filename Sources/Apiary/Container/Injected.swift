@@ -24,6 +24,11 @@ public struct Injected<T>: InjectedProperty {
 
   public var wrappedValue: T {
     guard let value = slot.value else {
+      // Input cannot reach this: no manifest, URL or parameter value reads a property. Every
+      // path that hands an object out — manifest services, `make(_:)` — fills its `@Injected`
+      // properties first or throws a typed `ContainerError`. Only the object's own code,
+      // reading the property before `inject(into:)` (for example inside `init(resolver:)`), gets
+      // here: a programming error, and a property wrapper's getter cannot throw.
       fatalError(
         "@Injected \(ServiceKey(T.self, name: name)) read before injection: call "
           + "container.inject(into:) first")
