@@ -60,11 +60,11 @@ public final class EventBus: Sendable {
       let id = state.nextID
       state.nextID += 1
       let subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
-      var list = state.byEvent[name, default: []]
-      // Stable insertion after every subscription of equal or earlier rank.
-      let index = list.firstIndex { $0.rank > subscription.rank } ?? list.endIndex
-      list.insert(subscription, at: index)
-      state.byEvent[name] = list
+      // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
+      // in boot order, so the search from the end stops at once, and the list is changed in
+      // place rather than copied: subscribing n modules to one event stays linear.
+      let position = state.byEvent[name]?.lastIndex { $0.rank <= subscription.rank }
+      state.byEvent[name, default: []].insert(subscription, at: position.map { $0 + 1 } ?? 0)
       return id
     }
     return EventSubscription(bus: storage, event: name, id: id)

@@ -37,6 +37,14 @@ import Testing
     #expect(report.handledBy == ["listener"])
   }
 
+  @Test func handlersAreOrderedByRankWhateverOrderTheySubscribeIn() async {
+    let bus = EventBus()
+    for (owner, rank) in [("late", 2), ("early", 0), ("late2", 2), ("middle", 1)] {
+      bus.owned(by: owner, rank: rank).subscribe("e") { _ in .handled }
+    }
+    #expect(await bus.post("e").handledBy == ["early", "middle", "late", "late2"])
+  }
+
   @Test func cancelledSubscriptionIsNotCalled() async {
     let bus = EventBus()
     let subscription = bus.subscribe("tick") { _ in .handled }
