@@ -8,20 +8,26 @@ let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "Apiary", targets: ["Apiary"]),
-    .executable(name: "apiary", targets: ["ApiaryHost"]),
+    // One shared library holds the runtime, the plugin header's host facts and the host's
+    // commands, so the host and every plugin bind to one copy of each type.
+    .library(
+      name: "Apiary", type: .dynamic, targets: ["Apiary", "ApiaryPlugin", "ApiaryCommands"]),
+    // A launcher that opens libApiary.so and calls `apiary_main`.
+    .executable(name: "apiary", targets: ["ApiaryLauncher"]),
   ],
   targets: [
     .target(name: "Apiary"),
+    .target(name: "ApiaryPlugin"),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
-    .executableTarget(
-      name: "ApiaryHost",
-      dependencies: ["Apiary"] + plugins.map { .target(name: $0) }
+    .target(
+      name: "ApiaryCommands",
+      dependencies: ["Apiary", "ApiaryPlugin"] + plugins.map { .target(name: $0) }
     ),
+    .executableTarget(name: "ApiaryLauncher"),
     .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
     .testTarget(
       name: "ApiaryHostTests",
-      dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
+      dependencies: ["ApiaryLauncher", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
     ),
   ]
     + plugins.map { name in
