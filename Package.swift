@@ -18,10 +18,12 @@ let package = Package(
   targets: [
     .target(name: "Apiary"),
     .target(name: "ApiaryPlugin"),
+    // Stand-in for branch `gate` (PLUGIN-DESIGN.md §5); deleted when `gate` lands.
+    .target(name: "ApiaryPluginGate", path: "Sources/GateStandIn", exclude: ["README.md"]),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .target(
       name: "ApiaryCommands",
-      dependencies: ["Apiary", "ApiaryPlugin"] + plugins.map { .target(name: $0) }
+      dependencies: ["Apiary", "ApiaryPlugin", "ApiaryPluginGate"] + plugins.map { .target(name: $0) }
     ),
     .executableTarget(name: "ApiaryLauncher"),
     .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),

@@ -4,7 +4,7 @@ import Apiary
 enum Host {
   static let commands: [any HostCommand.Type] = [
     RunCommand.self, CallCommand.self, ValidateCommand.self, PlanCommand.self,
-    InspectCommand.self, GenerateCommand.self,
+    InspectCommand.self, GenerateCommand.self, PluginCommand.self,
   ]
 
   /// The manifests directory used when none is given.
@@ -58,12 +58,25 @@ enum Host {
     return ExitStatus.usage
   }
 
-  /// Loads and plans the application in `directory`, printing problems on failure.
+  /// Loads and plans the application in `directory`, printing problems on failure. With
+  /// `.gateOnly`, plugin libraries are checked by the load gate but not opened.
   static func kernel(
-    at directory: String, observer: (@Sendable (LifecycleRecord) -> Void)? = nil
+    at directory: String, plugins: ApplicationLoader.Plugins = .load,
+    observer: (@Sendable (LifecycleRecord) -> Void)? = nil
   ) -> Kernel? {
+    var loader = ApplicationLoader(plugins: plugins)
+    let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
     do {
-      return try Kernel(manifestsAt: directory, observer: observer)
+      loaded = try loader.load(directory: directory)
+    } catch {
+      Output.err("error: \(error)")
+      return nil
+    }
+    for notice in loader.notices { Output.err("warning: plugin refused: \(notice)") }
+    do {
+      return try Kernel(
+        application: loaded.application, modules: loaded.modules, catalog: loader.catalog,
+        observer: observer)
     } catch {
       Output.err("error: \(error)")
       return nil

@@ -22,6 +22,8 @@ struct Session {
       } catch {
         return "error: \(error)"
       }
+    case ("load", 2):
+      return await load(words[1])
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
       for pair in words.dropFirst(2) {
@@ -31,6 +33,19 @@ struct Session {
       return await kernel.events.post(words[1], payload: payload).description
     default:
       return "error: unknown command '\(text)'; type ':help'"
+    }
+  }
+
+  /// Adds the modules of a module manifest file, their plugin libraries checked by the same
+  /// load gate as at boot. Every module of the file is required.
+  private func load(_ file: String) async -> String {
+    var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog)
+    do {
+      let modules = try loader.load(file: file).filter(\.isEnabled)
+      for module in modules { try await kernel.add(module) }
+      return "loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"
+    } catch {
+      return "error: \(error)"
     }
   }
 

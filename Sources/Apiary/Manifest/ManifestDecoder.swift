@@ -21,7 +21,7 @@ struct ManifestDecoder {
   static let moduleFileKeys = ["schemaVersion", "modules"]
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
-    "optional", "config", "services", "targets",
+    "optional", "config", "services", "targets", "library", "version", "sha256",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope"]
   static let targetKeys = ["name", "type", "actions"]
@@ -154,11 +154,13 @@ struct ManifestDecoder {
     let config = config(fields, "config") ?? [:]
     let services = (array(fields, "services") ?? []).compactMap { service($0.node, $0.path) }
     let targets = (array(fields, "targets") ?? []).compactMap { target($0.node, $0.path) }
+    let plugin = pluginReference(fields)
     guard let name, let type else { return nil }
     return ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
-      config: config, services: services, targets: targets, source: location(path, node))
+      config: config, services: services, targets: targets, plugin: plugin,
+      source: location(path, node))
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

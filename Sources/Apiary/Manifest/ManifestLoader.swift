@@ -28,6 +28,15 @@ public struct ManifestLoader: Sendable {
   /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
   /// the whole set with ``validate(application:modules:catalog:)``.
   public func load(directory: String) -> ManifestSet {
+    var set = read(directory: directory)
+    set.problems += Self.validate(
+      application: set.application, modules: set.modules, catalog: catalog)
+    return set
+  }
+
+  /// Like ``load(directory:)`` without the cross-validation, for a host that loads the plugin
+  /// libraries the modules name (registering their types) before it validates.
+  public func read(directory: String) -> ManifestSet {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
     guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
@@ -71,8 +80,6 @@ public struct ManifestLoader: Sendable {
         set.problems += decoded.problems
       }
     }
-    set.problems += Self.validate(
-      application: set.application, modules: set.modules, catalog: catalog)
     return set
   }
 

@@ -18,6 +18,7 @@
 /// | `config` | object, free-form | `{}` |
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
+/// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -66,6 +67,8 @@ public struct ModuleManifest: Sendable, Hashable {
   public var services: [ServiceManifest]
   /// Targets this module exposes to the mediator.
   public var targets: [TargetManifest]
+  /// The plugin library this module's type is loaded from; nil when the host has the type.
+  public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
 
@@ -85,6 +88,7 @@ public struct ModuleManifest: Sendable, Hashable {
     config: [String: JSONValue] = [:],
     services: [ServiceManifest] = [],
     targets: [TargetManifest] = [],
+    plugin: PluginReference? = nil,
     source: SourceLocation? = nil
   ) {
     self.name = name
@@ -99,6 +103,7 @@ public struct ModuleManifest: Sendable, Hashable {
     self.config = config
     self.services = services
     self.targets = targets
+    self.plugin = plugin
     self.source = source
   }
 

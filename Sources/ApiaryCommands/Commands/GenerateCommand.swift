@@ -27,14 +27,17 @@ enum GenerateCommand: HostCommand {
     } catch {
       return Host.usageError(error, usage: usage)
     }
-    let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
-    guard set.problems.isEmpty else {
-      for problem in set.problems { Output.err("\(problem)") }
+    var loader = ApplicationLoader(plugins: .gateOnly)
+    let modules: [ModuleManifest]
+    do {
+      modules = try loader.load(directory: directory).modules
+    } catch {
+      Output.err("\(error)")
       return ExitStatus.failure
     }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
     let source = WrapperGenerator.swiftSource(
-      for: set.modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
+      for: modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
     guard let output = arguments.options["--output"] else {
       FileHandle.standardOutput.write(Data(source.utf8))
       return ExitStatus.success

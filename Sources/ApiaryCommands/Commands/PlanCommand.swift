@@ -20,7 +20,9 @@ enum PlanCommand: HostCommand {
     } catch {
       return Host.usageError(error, usage: usage)
     }
-    guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
+    guard let kernel = Host.kernel(at: directory, plugins: .gateOnly) else {
+      return ExitStatus.failure
+    }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
     Output.out(kernel.plan.table())
     return ExitStatus.success

@@ -16,6 +16,8 @@ enum RunCommand: HostCommand {
       scheme://target/action?key=value   a remote call; its result is printed
       :modules                           every module and its state
       :post EVENT [key=value ...]        dispatch a custom event, print who handled it
+      :load MANIFEST                     add the modules of a module manifest file, their
+                                         plugin libraries checked by the load gate
       :remove MODULE                     tear one module down and remove what it registered
       :help                              this list
 

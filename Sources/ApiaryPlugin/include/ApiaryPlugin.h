@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "0000000000000000000000000000000000000000000000000000000000000000"
+#define APIARY_ABI_HASH "dc95cd1596dc898d0c3e6aaae937d5bd7e7d112573978a30441cc7a63a6f7992"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -1,0 +1,45 @@
+/// `apiary plugin`: look at plugin libraries and start new plugin packages.
+enum PluginCommand: HostCommand {
+  static let name = "plugin"
+  static let summary = "Inspect a plugin library, scaffold a plugin package, show host facts"
+  static let usage = """
+    USAGE: apiary plugin inspect FILE
+           apiary plugin new NAME [DIR]
+           apiary plugin host
+
+    inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: needed
+              libraries and whether the entry symbol exists. The file is read, never loaded.
+    new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
+              remote action, its descriptor and its manifest; it builds with 'swift build' and
+              loads as it is
+    host      print what this host was built with (Apiary version, ABI hash, compiler, triple);
+              a plugin's descriptor must match
+    """
+  static let flags: Set<String> = []
+  static let options: Set<String> = []
+
+  static func run(_ arguments: Arguments) async -> Int32 {
+    let words = arguments.positionals
+    switch (words.first, words.count) {
+    case ("inspect", 2):
+      switch PluginGate.inspect(words[1]) {
+      case .success(let text):
+        Output.out(text)
+        return ExitStatus.success
+      case .failure(let problem):
+        Output.err("error: \(problem)")
+        return ExitStatus.failure
+      }
+    case ("new", 2...3):
+      return PluginScaffold.write(name: words[1], to: words.count == 3 ? words[2] : words[1])
+    case ("host", 1):
+      Output.out(PluginGate.hostDescription)
+      return ExitStatus.success
+    default:
+      return Host.usageError(
+        UsageError(
+          words.isEmpty ? "missing subcommand" : "unexpected '\(words.joined(separator: " "))'"),
+        usage: usage)
+    }
+  }
+}

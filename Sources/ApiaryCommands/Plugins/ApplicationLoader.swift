@@ -1,0 +1,177 @@
+import Apiary
+
+/// Turns manifests into modules whose types the catalog knows: reads them, runs the load gate
+/// over every plugin library they name (all problems in one pass, before any plugin code runs),
+/// opens the accepted libraries, and validates the whole set.
+///
+/// With `.gateOnly` (for `validate`, `plan` and `generate`) no library is opened: the types a
+/// plugin's descriptor declares stand in for the real ones.
+///
+/// A refused library follows the module failure rules: a required module that names it fails
+/// the load with the reasons; an optional one is kept as a module that fails in `setUp` with
+/// them, so the kernel marks it failed and skips its dependents.
+struct ApplicationLoader {
+  enum Plugins { case load, gateOnly }
+
+  /// Every problem that stops the application, printable one per line.
+  struct Failure: Error, CustomStringConvertible {
+    var manifestProblems: [ManifestProblem] = []
+    var pluginProblems: [String] = []
+    var isEmpty: Bool { manifestProblems.isEmpty && pluginProblems.isEmpty }
+    var description: String {
+      var lines = pluginProblems.map { "plugin refused: \($0)" }
+      if !manifestProblems.isEmpty {
+        lines.append("\(KernelError.invalidManifests(manifestProblems))")
+      }
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  let plugins: Plugins
+  /// Where loaded plugin types are registered; the kernel's catalog.
+  let catalog: TypeCatalog
+  /// Problems of optional plugins, which do not stop the application.
+  private(set) var notices: [String] = []
+
+  init(plugins: Plugins, catalog: TypeCatalog = TypeCatalog()) {
+    self.plugins = plugins
+    self.catalog = catalog
+  }
+
+  /// The application and its modules in `directory`, with every plugin they name loaded.
+  mutating func load(directory: String) throws(Failure) -> (
+    application: ApplicationManifest, modules: [ModuleManifest], files: [String]
+  ) {
+    let set = ManifestLoader(catalog: catalog).read(directory: directory)
+    // Broken manifests are still checked through, for one report, but load no plugin code.
+    var failure = Failure(manifestProblems: set.problems)
+    let modules = resolve(set.modules, opening: set.problems.isEmpty, &failure)
+    failure.manifestProblems += ManifestLoader.validate(
+      application: set.application, modules: modules, catalog: catalog)
+    guard failure.isEmpty, let application = set.application else { throw failure }
+    return (application, modules, set.files)
+  }
+
+  /// The modules of one more module file (`:load`), gated and loaded like those at boot. Every
+  /// module of a refused plugin is refused, optional or not.
+  mutating func load(file: String) throws(Failure) -> [ModuleManifest] {
+    let set = ManifestLoader(catalog: catalog).decodeModules(file: file)
+    guard set.problems.isEmpty else { throw Failure(manifestProblems: set.problems) }
+    var failure = Failure()
+    let required = set.modules.map { module in
+      var module = module
+      module.isOptional = false
+      return module
+    }
+    let modules = resolve(required, opening: true, &failure)
+    guard failure.isEmpty else { throw failure }
+    return modules
+  }
+
+  /// Gates the plugin libraries `modules` name and, when `opening` and no required module's
+  /// library was refused, opens the accepted ones. Returns the modules to plan, with optional
+  /// modules of refused plugins replaced by ``RefusedPluginModule``.
+  private mutating func resolve(
+    _ modules: [ModuleManifest], opening: Bool, _ failure: inout Failure
+  ) -> [ModuleManifest] {
+    var requests: [PluginRequest] = []
+    for module in modules where module.isEnabled {
+      guard let plugin = module.plugin else { continue }
+      let origin = plugin.source.map(String.init(describing:)) ?? "module '\(module.name)'"
+      if let first = requests.first(where: { $0.path == plugin.path }) {
+        if first.version != plugin.version {
+          failure.pluginProblems.append(
+            "\(plugin.path): version: \(origin) expects \(plugin.version), "
+              + "\(first.origin) expects \(first.version)")
+        }
+        continue
+      }
+      requests.append(
+        PluginRequest(
+          path: plugin.path, version: plugin.version, sha256: plugin.sha256, origin: origin))
+    }
+    guard !requests.isEmpty else { return modules }
+    catalog.register(RefusedPluginModule.self)
+    var verdict = PluginGate.check(requests)
+    let requiredRefused = modules.contains { module in
+      module.isEnabled && !module.isOptional
+        && module.plugin.map { verdict.accepted[$0.path] == nil } ?? false
+    }
+    let opens = plugins == .load && opening && !requiredRefused
+    for request in requests {
+      guard let accepted = verdict.accepted[request.path] else { continue }
+      switch opens {
+      case true:
+        do {
+          try PluginLibrary.open(request.path, declared: accepted, into: catalog)
+        } catch {
+          verdict.accepted[request.path] = nil
+          verdict.problems.append((request.path, error.description))
+        }
+      case false:
+        for name in accepted.modules { catalog.register(RefusedPluginModule.self, as: name) }
+        for name in accepted.targets { catalog.register(DeclaredType.self, as: name) }
+      }
+    }
+    var result: [ModuleManifest] = []
+    for module in modules {
+      guard module.isEnabled, let plugin = module.plugin else {
+        result.append(module)
+        continue
+      }
+      guard let accepted = verdict.accepted[plugin.path] else {
+        let reasons = verdict.reasons(for: plugin.path)
+        if module.isOptional {
+          notices += reasons
+          result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))
+        } else {
+          failure.pluginProblems += reasons.filter { !failure.pluginProblems.contains($0) }
+          result.append(module)
+        }
+        continue
+      }
+      failure.manifestProblems += Self.undeclaredTypes(module, accepted)
+      if !opens {
+        // Service types live in the library (or its contracts), which is not opened here.
+        for service in module.services {
+          for name in [service.protocolName, service.implementation]
+          where catalog.lookup(name) == nil {
+            catalog.register(DeclaredType.self, as: name)
+          }
+        }
+      }
+      result.append(module)
+    }
+    return result
+  }
+
+  /// Module and target types of `module` that its plugin's descriptor does not export.
+  static func undeclaredTypes(_ module: ModuleManifest, _ plugin: AcceptedPlugin)
+    -> [ManifestProblem]
+  {
+    var problems: [ManifestProblem] = []
+    var location = module.source ?? SourceLocation(file: "module '\(module.name)'")
+    let base = location.keyPath
+    if !plugin.modules.contains(module.type) {
+      location.keyPath = base + ".type"
+      problems.append(
+        ManifestProblem(
+          .typeNotFound, at: location,
+          "module type '\(module.type)' is not exported by plugin '\(plugin.name)'; "
+            + "its descriptor exports \(plugin.modules)"))
+    }
+    for (index, target) in module.targets.enumerated() where !plugin.targets.contains(target.type) {
+      var at = target.source ?? location
+      at.keyPath = target.source == nil ? base + ".targets[\(index)].type" : at.keyPath + ".type"
+      problems.append(
+        ManifestProblem(
+          .typeNotFound, at: at,
+          "target type '\(target.type)' is not exported by plugin '\(plugin.name)'; "
+            + "its descriptor exports \(plugin.targets)"))
+    }
+    return problems
+  }
+}
+
+/// Stands in for a type a plugin declares while its library is not opened.
+final class DeclaredType {}
