@@ -1,9 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Sample plugins that together make the default application in `Manifests/`.
-let plugins = ["LoggingPlugin", "StorePlugin", "NotesPlugin", "SearchPlugin"]
-
 let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
@@ -20,20 +17,16 @@ let package = Package(
     .target(name: "ApiaryPlugin"),
     // Stand-in for branch `gate` (PLUGIN-DESIGN.md §5); deleted when `gate` lands.
     .target(name: "ApiaryPluginGate", path: "Sources/GateStandIn", exclude: ["README.md"]),
-    .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .target(
       name: "ApiaryCommands",
-      dependencies: ["Apiary", "ApiaryPlugin", "ApiaryPluginGate"] + plugins.map { .target(name: $0) }
+      dependencies: ["Apiary", "ApiaryPlugin", "ApiaryPluginGate"]
     ),
     .executableTarget(name: "ApiaryLauncher"),
     .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
     .testTarget(
       name: "ApiaryHostTests",
-      dependencies: ["ApiaryLauncher", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
+      dependencies: ["ApiaryLauncher"]
     ),
-  ]
-    + plugins.map { name in
-      .target(name: name, dependencies: ["Apiary", "NotebookKit"], path: "Plugins/\(name)")
-    },
+  ],
   swiftLanguageModes: [.v6]
 )

@@ -59,8 +59,8 @@ struct HostProcess {
       stderr: String(decoding: stderr, as: UTF8.self))
   }
 
-  /// The default application's manifests.
-  static var manifests: String { root.appendingPathComponent("Manifests").path }
+  /// The default application's manifests, naming its plugins built for the tests.
+  static var manifests: String { SamplePlugins.manifests }
 
   static func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(

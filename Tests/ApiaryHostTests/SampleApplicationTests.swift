@@ -106,10 +106,11 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     let committed = try String(
       contentsOf: HostProcess.root.appendingPathComponent(
-        "Plugins/NotebookKit/Generated/MediatorClients.swift"), encoding: .utf8)
+        "Plugins/NotebookKit/Sources/NotebookKit/Generated/MediatorClients.swift"),
+      encoding: .utf8)
     #expect(
       result.stdout == committed,
-      "run `swift run apiary generate --output Plugins/NotebookKit/Generated/MediatorClients.swift`"
+      "run `apiary generate --output Plugins/NotebookKit/Sources/NotebookKit/Generated/MediatorClients.swift`"
     )
   }
 }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "dc95cd1596dc898d0c3e6aaae937d5bd7e7d112573978a30441cc7a63a6f7992"
+#define APIARY_ABI_HASH "559b291af8ae910fc76d07a525328389dac73e97fafab3e7cd348b683160fa07"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
@@ -74,7 +74,7 @@
 /// `apiary_plugin` section, after the compiled-against lines.
 #define APIARY_PLUGIN(TEXT)                                                                       \
   __attribute__((used, retain, section(APIARY_SECTION))) const char apiary_plugin_descriptor[] = \
-    APIARY_DESCRIPTOR_HEADER TEXT
+    APIARY_DESCRIPTOR_HEADER TEXT;
 
 /// The host's own facts, compiled into libApiary.so from the macros above.
 const char *apiary_host_version(void);

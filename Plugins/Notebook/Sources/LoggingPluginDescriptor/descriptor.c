@@ -1,0 +1,9 @@
+#include <ApiaryPlugin.h>
+
+APIARY_PLUGIN(
+  "plugin LoggingPlugin\n"
+  "version 1.0.0\n"
+  "module LoggingPlugin.LoggingModule\n"
+  "target LoggingPlugin.DiagnosticsTarget\n"
+  "requires apiary >=0.1.0 <0.2.0\n"
+  "requires NotebookKit >=1.0.0 <2.0.0\n")
