@@ -4,19 +4,20 @@ enum PluginCommand: HostCommand {
   static let summary = "Inspect a plugin library, scaffold a plugin package, show host facts"
   static let usage = """
     USAGE: apiary plugin inspect FILE
-           apiary plugin new NAME [DIR]
+           apiary plugin new NAME [DIR] [--apiary PATH]
            apiary plugin host
 
     inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: needed
               libraries and whether the entry symbol exists. The file is read, never loaded.
     new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
               remote action, its descriptor and its manifest; it builds with 'swift build' and
-              loads as it is
+              loads as it is; it depends on the Apiary package at PATH (default: the one
+              this host was built from)
     host      print what this host was built with (Apiary version, ABI hash, compiler, triple);
               a plugin's descriptor must match
     """
   static let flags: Set<String> = []
-  static let options: Set<String> = []
+  static let options: Set<String> = ["--apiary"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let words = arguments.positionals
@@ -31,7 +32,9 @@ enum PluginCommand: HostCommand {
         return ExitStatus.failure
       }
     case ("new", 2...3):
-      return PluginScaffold.write(name: words[1], to: words.count == 3 ? words[2] : words[1])
+      return PluginScaffold.write(
+        name: words[1], to: words.count == 3 ? words[2] : words[1],
+        apiary: arguments.options["--apiary"])
     case ("host", 1):
       Output.out(PluginGate.hostDescription)
       return ExitStatus.success

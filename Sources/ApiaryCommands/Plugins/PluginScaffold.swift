@@ -1,1 +1,180 @@
-enum PluginScaffold { static func write(name: String, to: String) -> Int32 { 1 } }
+import Foundation
+
+/// `apiary plugin new NAME [DIR]`: a plugin package that builds and loads as it is.
+///
+/// It writes `Package.swift` (a `.dynamic` library product `NAME`, depending on Apiary by
+/// path), the module `NAME.NAMEModule`, the target `NAME.NAMETarget` with one remote action
+/// `hello`, the entry point, the descriptor, and `NAME.json`, the module manifest naming the
+/// release build of the library.
+enum PluginScaffold {
+  static func write(name: String, to directory: String, apiary: String?) -> Int32 {
+    guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
+      name.unicodeScalars.allSatisfy({
+        $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+      })
+    else {
+      Output.err(
+        "error: plugin name '\(name)' must be an ASCII letter followed by letters and digits")
+      return ExitStatus.failure
+    }
+    guard let apiary = apiary ?? apiaryPackage() else {
+      Output.err(
+        "error: cannot find the Apiary package this host was built from; pass --apiary PATH")
+      return ExitStatus.failure
+    }
+    let files = FileManager.default
+    guard !files.fileExists(atPath: directory) else {
+      Output.err("error: \(directory) already exists; choose another DIR")
+      return ExitStatus.failure
+    }
+    do {
+      for (path, text) in contents(name: name, apiary: apiary) {
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
+        try files.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+      }
+    } catch {
+      Output.err("error: cannot write \(directory): \(error)")
+      return ExitStatus.failure
+    }
+    Output.out(
+      """
+      wrote plugin package \(name) in \(directory)
+      build it:   swift build -c release --package-path \(directory)
+      load it:    add \(directory)/\(name).json to the application's "modules" (or ':load' it in 'apiary run')
+      call it:    apiary call 'SCHEME://\(name.lowercased())/hello?name=you'
+      """)
+    return ExitStatus.success
+  }
+
+  /// The Apiary package this host was built from: the nearest ancestor of the executable that
+  /// holds `Sources/ApiaryPlugin/include/ApiaryPlugin.h`.
+  static func apiaryPackage() -> String? {
+    guard
+      let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    else { return nil }
+    var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    while directory.path != "/" {
+      let header = directory.appendingPathComponent("Sources/ApiaryPlugin/include/ApiaryPlugin.h")
+      if FileManager.default.fileExists(atPath: header.path) { return directory.path }
+      directory.deleteLastPathComponent()
+    }
+    return nil
+  }
+
+  static func contents(name: String, apiary: String) -> [(String, String)] {
+    let lower = name.lowercased()
+    return [
+      (
+        "Package.swift",
+        """
+        // swift-tools-version:6.0
+        import PackageDescription
+
+        let package = Package(
+          name: "\(name)",
+          platforms: [.macOS(.v15)],
+          products: [
+            .library(name: "\(name)", type: .dynamic, targets: ["\(name)", "\(name)Descriptor"])
+          ],
+          dependencies: [.package(name: "Apiary", path: "\(apiary)")],
+          targets: [
+            .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")]),
+            .target(
+              name: "\(name)Descriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
+              publicHeadersPath: "."),
+          ],
+          swiftLanguageModes: [.v6]
+        )
+
+        """
+      ),
+      (
+        "Sources/\(name)/\(name)Module.swift",
+        """
+        import Apiary
+
+        /// The `\(lower)` module. Register services, targets' dependencies and event handlers
+        /// in `setUp`; everything registered through the context is removed with the module.
+        final class \(name)Module: Module {
+          init() {}
+
+          func setUp(_ context: ModuleContext) throws {}
+        }
+
+        """
+      ),
+      (
+        "Sources/\(name)/\(name)Target.swift",
+        """
+        import Apiary
+
+        /// The `\(lower)` target: `hello` answers a greeting (remote: callable by URL).
+        final class \(name)Target: Target {
+          init(context: ModuleContext) throws {}
+
+          static let actions: ActionTable<\(name)Target> = [
+            "hello": .sync { _, params in "Hello, \\(try params.string("name")), from \(name)" }
+          ]
+        }
+
+        """
+      ),
+      (
+        "Sources/\(name)/PluginEntry.swift",
+        """
+        import Apiary
+
+        /// What the host loads from this library: its module and target types.
+        @_cdecl("apiary_plugin_entry")
+        public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
+          PluginExports(modules: [\(name)Module.self], targets: [\(name)Target.self]).retained()
+        }
+
+        """
+      ),
+      (
+        "Sources/\(name)Descriptor/descriptor.c",
+        """
+        #include <ApiaryPlugin.h>
+
+        APIARY_PLUGIN(
+          "plugin \(name)\\n"
+          "version 0.1.0\\n"
+          "module \(name).\(name)Module\\n"
+          "target \(name).\(name)Target\\n"
+          "requires apiary >=0.1.0 <0.2.0\\n")
+
+        """
+      ),
+      (
+        "\(name).json",
+        """
+        {
+          "schemaVersion": 1,
+          "modules": [
+            {
+              "name": "\(lower)",
+              "type": "\(name).\(name)Module",
+              "library": ".build/release/lib\(name).so",
+              "version": "0.1.0",
+              "targets": [
+                {
+                  "name": "\(lower)",
+                  "type": "\(name).\(name)Target",
+                  "actions": [
+                    { "name": "hello", "remote": true, "returns": "string",
+                      "parameters": [ { "name": "name", "type": "string", "default": "world" } ] }
+                  ]
+                }
+              ]
+            }
+          ]
+        }
+
+        """
+      ),
+    ]
+  }
+}
