@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// Plugin libraries the load gate must refuse, each named with the file and the field, through
+/// the `apiary` executable; and the failure rules: a refused required plugin fails the boot, a
+/// refused optional one is marked failed and its dependents skipped while the others run.
+@Suite struct PluginGateTests {
+  /// A built sample plugin library.
+  static func library(_ name: String) -> URL {
+    _ = SamplePlugins.manifests
+    return SamplePlugins.package.appendingPathComponent(".build/debug/lib\(name).so")
+  }
+
+  /// An application of one module `greeting` from the search plugin (which needs nothing but
+  /// the index it binds itself), its library at `library`, plus `extra` module entries.
+  static func application(
+    library: String, version: String = "1.0.0", sha256: String? = nil, optional: Bool = false,
+    extra: String = ""
+  ) throws -> URL {
+    let digest = sha256.map { ", \"sha256\": \"\($0)\"" } ?? ""
+    return try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Gate", "scheme": "gate"}"#,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "search", "type": "SearchPlugin.SearchModule", "optional": \(optional),
+         "library": "\(library)", "version": "\(version)"\(digest)}\(extra)
+      ]}
+      """,
+    ])
+  }
+
+  /// A copy of `source` in a fresh directory (next to copies of the libraries it needs), with
+  /// `find` replaced by `replacement` (same length) in its bytes.
+  static func patchedCopy(of source: URL, _ find: String, _ replacement: String) throws -> URL {
+    let directory = HostProcess.temporaryDirectory()
+    for needed in ["libNotebookKit.so"] {
+      try FileManager.default.copyItem(
+        at: source.deletingLastPathComponent().appendingPathComponent(needed),
+        to: directory.appendingPathComponent(needed))
+    }
+    var bytes = [UInt8](try Data(contentsOf: source))
+    let pattern = Array(find.utf8)
+    let new = Array(replacement.utf8)
+    #expect(pattern.count == new.count)
+    var index = 0
+    var replaced = 0
+    while index + pattern.count <= bytes.count {
+      if bytes[index] == pattern[0], Array(bytes[index..<index + pattern.count]) == pattern {
+        bytes.replaceSubrange(index..<index + pattern.count, with: new)
+        replaced += 1
+        index += pattern.count
+      } else {
+        index += 1
+      }
+    }
+    #expect(replaced > 0, "\(find) not found in \(source.path)")
+    let copy = directory.appendingPathComponent(source.lastPathComponent)
+    try Data(bytes).write(to: copy)
+    return copy
+  }
+
+  static var hostABI: String {
+    get throws {
+      let facts = try HostProcess.run(["plugin", "host"]).stdout
+      let line = facts.split(separator: "\n").first { $0.hasPrefix("abi ") }
+      return String(try #require(line).dropFirst(4))
+    }
+  }
+
+  @Test func acceptedPluginServesCalls() throws {
+    let app = try Self.application(library: Self.library("SearchPlugin").path)
+    let validate = try HostProcess.run(["validate", app.path])
+    #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+    let inspect = try HostProcess.run(["plugin", "inspect", Self.library("SearchPlugin").path])
+    #expect(inspect.stdout.contains("plugin SearchPlugin\nversion 1.0.0\n"), "\(inspect.stdout)")
+    #expect(inspect.stdout.contains("entry apiary_plugin_entry defined"))
+  }
+
+  @Test func mismatchedABIIsRefusedWithFileFieldExpectedAndFound() throws {
+    let abi = try Self.hostABI
+    let other = String(repeating: "0", count: abi.count)
+    let patched = try Self.patchedCopy(of: Self.library("SearchPlugin"), abi, other)
+    let app = try Self.application(library: patched.path)
+    for command in [["validate", app.path], ["run", "--manifests", app.path]] {
+      let result = try HostProcess.run(command)
+      let text = result.stdout + result.stderr
+      #expect(result.status == 1, "\(command[0]): \(text)")
+      #expect(text.contains("\(patched.path): abi:"), "\(command[0]): \(text)")
+      #expect(text.contains(abi) && text.contains(other), "expected and found: \(text)")
+    }
+  }
+
+  @Test func missingNotELFAndNoDescriptorAreRefused() throws {
+    let text = HostProcess.temporaryDirectory().appendingPathComponent("libText.so")
+    try Data("not a library".utf8).write(to: text)
+    let swiftCore = Self.library("SearchPlugin").deletingLastPathComponent()
+      .appendingPathComponent("libApiary.so")
+    for (library, words) in [
+      ("/nonexistent/libGone.so", "/nonexistent/libGone.so: library"),
+      (text.path, "\(text.path): library"),
+      (swiftCore.path, "apiary_plugin"),
+    ] {
+      let result = try HostProcess.run(["validate", try Self.application(library: library).path])
+      #expect(result.status == 1)
+      #expect(result.stdout.contains(words), "\(result.stdout)")
+    }
+  }
+
+  @Test func versionAndDigestMismatchesAreRefused() throws {
+    let library = Self.library("SearchPlugin").path
+    let version = try HostProcess.run(
+      ["validate", try Self.application(library: library, version: "2.0.0").path])
+    #expect(version.status == 1)
+    #expect(version.stdout.contains("version"), "\(version.stdout)")
+    #expect(version.stdout.contains("2.0.0") && version.stdout.contains("1.0.0"))
+    let zeros = String(repeating: "0", count: 64)
+    let digest = try HostProcess.run(
+      ["validate", try Self.application(library: library, sha256: zeros).path])
+    #expect(digest.status == 1)
+    #expect(digest.stdout.contains("sha256"), "\(digest.stdout)")
+  }
+
+  @Test func missingEntrySymbolIsRefused() throws {
+    let patched = try Self.patchedCopy(
+      of: Self.library("SearchPlugin"), "apiary_plugin_entry", "apiary_plugin_entrx")
+    let result = try HostProcess.run(["validate", try Self.application(library: patched.path).path])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("apiary_plugin_entry"), "\(result.stdout)")
+  }
+
+  @Test func twoPluginsExportingOneTypeAreRefused() throws {
+    let copy = try Self.patchedCopy(of: Self.library("SearchPlugin"), "SearchPlugin", "SearchPlugin")
+    let app = try Self.application(
+      library: Self.library("SearchPlugin").path,
+      extra: """
+        ,
+        {"name": "search2", "type": "SearchPlugin.SearchModule", "library": "\(copy.path)",
+         "version": "1.0.0"}
+        """)
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("SearchPlugin.SearchModule"), "\(result.stdout)")
+  }
+
+  @Test func refusedOptionalPluginIsMarkedFailedAndOthersRun() throws {
+    let abi = try Self.hostABI
+    let patched = try Self.patchedCopy(
+      of: Self.library("SearchPlugin"), abi, String(repeating: "f", count: abi.count))
+    let app = try Self.application(
+      library: patched.path, optional: true,
+      extra: """
+        ,
+        {"name": "after", "type": "LoggingPlugin.LoggingModule", "dependencies": ["search"],
+         "library": "\(Self.library("LoggingPlugin").path)", "version": "1.0.0"},
+        {"name": "logging", "type": "LoggingPlugin.LoggingModule",
+         "library": "\(Self.library("LoggingPlugin").path)", "version": "1.0.0",
+         "services": [{"protocol": "NotebookKit.Logger",
+                       "implementation": "LoggingPlugin.ConsoleLogger"}]}
+        """)
+    let result = try HostProcess.run(["run", "--manifests", app.path], input: ":modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("warning: plugin refused: \(patched.path): abi:"))
+    #expect(result.stdout.contains("search       failed"), "\(result.stdout)")
+    #expect(result.stdout.contains("after        skipped"), "\(result.stdout)")
+    #expect(result.stdout.contains("logging      running"), "\(result.stdout)")
+  }
+}
