@@ -22,6 +22,8 @@ struct Session {
       } catch {
         return "error: \(error)"
       }
+    case ("resolve", 2...3):
+      return resolve(words[1], name: words.count == 3 ? words[2] : nil)
     case ("load", 2):
       return await load(words[1])
     case ("post", 2...):
@@ -44,6 +46,24 @@ struct Session {
       let modules = try loader.load(file: file).filter(\.isEnabled)
       for module in modules { try await kernel.add(module) }
       return "loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"
+    } catch {
+      return "error: \(error)"
+    }
+  }
+
+  /// Resolves a service by its protocol's manifest name in the host, the way a module would:
+  /// `NotebookKit.NoteStore → StorePlugin.FileNoteStore #1f2e3d` (the instance's identity).
+  private func resolve(_ protocolName: String, name: String?) -> String {
+    guard let found = kernel.catalog.lookup(protocolName) else {
+      return "error: no type named '\(protocolName)'"
+    }
+    func resolve<T>(_ type: T.Type) throws -> Any { try kernel.container.resolve(type, name: name) }
+    do {
+      let instance = try resolve(found)
+      let implementation = String(reflecting: type(of: instance))
+      guard type(of: instance) is AnyClass else { return "\(protocolName) → \(implementation)" }
+      let identity = Unmanaged.passUnretained(instance as AnyObject).toOpaque()
+      return "\(protocolName) → \(implementation) \(identity)"
     } catch {
       return "error: \(error)"
     }

@@ -129,7 +129,8 @@ import Testing
   }
 
   @Test func twoPluginsExportingOneTypeAreRefused() throws {
-    let copy = try Self.patchedCopy(of: Self.library("SearchPlugin"), "SearchPlugin", "SearchPlugin")
+    let copy = try Self.patchedCopy(
+      of: Self.library("SearchPlugin"), "SearchPlugin", "SearchPlugin")
     let app = try Self.application(
       library: Self.library("SearchPlugin").path,
       extra: """

@@ -19,6 +19,8 @@ enum RunCommand: HostCommand {
       :load MANIFEST                     add the modules of a module manifest file, their
                                          plugin libraries checked by the load gate
       :remove MODULE                     tear one module down and remove what it registered
+      :resolve PROTOCOL [NAME]           resolve a service by its protocol's name, print the
+                                         implementation and the instance's identity
       :help                              this list
 
     OPTIONS:
