@@ -126,23 +126,30 @@ struct ApplicationLoader {
           result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))
         } else {
           failure.pluginProblems += reasons.filter { !failure.pluginProblems.contains($0) }
+          standIn(for: module)  // its types are not reported again as missing
           result.append(module)
         }
         continue
       }
       failure.manifestProblems += Self.undeclaredTypes(module, accepted)
-      if !opens {
-        // Service types live in the library (or its contracts), which is not opened here.
-        for service in module.services {
-          for name in [service.protocolName, service.implementation]
-          where catalog.lookup(name) == nil {
-            catalog.register(DeclaredType.self, as: name)
-          }
-        }
-      }
+      // Service types live in the library (or its contracts), which is not opened here.
+      if !opens { standIn(for: module) }
       result.append(module)
     }
     return result
+  }
+
+  /// Registers stand-ins for the types `module` names that the catalog does not know, for a
+  /// module whose library is not opened.
+  private func standIn(for module: ModuleManifest) {
+    if catalog.lookup(module.type) == nil {
+      catalog.register(RefusedPluginModule.self, as: module.type)
+    }
+    let names =
+      module.targets.map(\.type) + module.services.flatMap { [$0.protocolName, $0.implementation] }
+    for name in names where catalog.lookup(name) == nil {
+      catalog.register(DeclaredType.self, as: name)
+    }
   }
 
   /// Module and target types of `module` that its plugin's descriptor does not export.
