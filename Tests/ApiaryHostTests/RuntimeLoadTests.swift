@@ -1,0 +1,51 @@
+import Testing
+
+/// `:load` adds a plugin's modules to a running host through the load gate; `:remove`
+/// withdraws what they registered.
+@Suite struct RuntimeLoadTests {
+  @Test func loadAddsAPluginAndRemoveWithdrawsIt() throws {
+    let modules = SamplePlugins.manifests + "/modules"
+    let app = try HostProcess.manifests([
+      "app.json": """
+      {"schemaVersion": 1, "name": "Notebook", "scheme": "notebook",
+       "modules": ["\(modules)/logging.json", "\(modules)/store.json", "\(modules)/notes.json"]}
+      """
+    ])
+    let input = """
+      notebook://search/query?q=x
+      :load \(modules)/search.plist
+      notebook://notes/create?title=x
+      notebook://search/query?q=x
+      :remove search
+      notebook://search/query?q=x
+      :post note.saved
+
+      """
+    let result = try HostProcess.run(["run", "--quiet", "--manifests", app.path], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    try #require(lines.count == 7, "\(lines)")
+    #expect(lines[0].hasPrefix("error:") && lines[0].contains("search"), "\(lines)")
+    #expect(lines[1] == "loaded 'search'", "\(lines)")
+    #expect(lines[3].contains("\"title\":\"x\""), "\(lines)")
+    #expect(lines[4] == "removed 'search'", "\(lines)")
+    #expect(lines[5].hasPrefix("error:"), "the target is withdrawn: \(lines)")
+    #expect(!lines[6].contains("search"), "its event handlers are withdrawn: \(lines)")
+  }
+
+  @Test func loadRefusesAMismatchedPluginAndKeepsTheHost() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,
+      "extra.json": """
+      {"schemaVersion": 1, "modules": [{"name": "search", "type": "SearchPlugin.SearchModule",
+        "library": "\(PluginGateTests.library("SearchPlugin").path)", "version": "9.9.9"}]}
+      """,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", "--manifests", app.path],
+      input: ":load \(app.path)/extra.json\n:modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("error: plugin refused:"), "\(result.stdout)")
+    #expect(result.stdout.contains("version"), "\(result.stdout)")
+  }
+}
