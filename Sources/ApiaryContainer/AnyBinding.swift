@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// The type-erased part of a binding: its key, scope, owner and how it was declared.
 ///
 /// `@unchecked Sendable`: the only mutable state lives in ``Binding`` (its caches and hooks) and

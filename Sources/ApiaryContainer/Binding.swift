@@ -1,3 +1,4 @@
+import ApiarySupport
 import Foundation
 import Synchronization
 

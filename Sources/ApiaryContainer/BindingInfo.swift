@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// One binding as `apiary inspect` shows it.
 ///
 /// ```swift

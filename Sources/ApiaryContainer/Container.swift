@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// Services and dependency injection: bindings keyed by a type (usually a protocol) and an
 /// optional name, with scopes, runtime arguments, child and derived containers, and ownership
 /// by module so unloading a module removes what it bound.
@@ -21,8 +23,8 @@ public final class Container: Sendable {
   /// Whether registrations through this view replace existing keys (derived containers).
   let overrides: Bool
 
-  public init(catalog: TypeCatalog = TypeCatalog()) {
-    self.registry = Registry(family: Family(), parent: nil, catalog: catalog)
+  public init() {
+    self.registry = Registry(family: Family(), parent: nil)
     self.owner = nil
     self.overrides = false
   }
@@ -58,7 +60,7 @@ public final class Container: Sendable {
   /// ```
   public func child() -> Container {
     Container(
-      registry: Registry(family: registry.family, parent: registry, catalog: registry.catalog),
+      registry: Registry(family: registry.family, parent: registry),
       owner: owner)
   }
 
@@ -161,7 +163,7 @@ public final class Container: Sendable {
     ) { (r, _: Void) in try provider.provide(r) }
   }
 
-  func add<T, Args>(
+  package func add<T, Args>(
     _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
     source: SourceLocation? = nil, instance: T? = nil,
     make: @escaping @Sendable (Resolver, Args) throws -> T
@@ -177,51 +179,6 @@ public final class Container: Sendable {
 
   func add(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     try registry.insert(binding, override: override || overrides)
-  }
-
-  // MARK: Manifest services
-
-  /// Binds a manifest `services` entry, owned by this view's owner: the protocol and the
-  /// implementation are found by name through the ``TypeCatalog``, the implementation must be
-  /// an ``Injectable`` class, and its conformance to the protocol is checked when first
-  /// resolved.
-  ///
-  /// ```swift
-  /// try context.container.bind(ServiceManifest(
-  ///   protocolName: "NotebookKit.NoteStore", implementation: "StorePlugin.FileNoteStore"))
-  /// ```
-  public func bind(_ service: ServiceManifest) throws(ContainerError) {
-    guard let protocolType = registry.catalog.lookup(service.protocolName) else {
-      throw .unknownType(service.protocolName, role: "service protocol", source: service.source)
-    }
-    guard let found = registry.catalog.lookup(service.implementation) else {
-      throw .unknownType(
-        service.implementation, role: "service implementation", source: service.source)
-    }
-    guard let implementation = found as? any Injectable.Type else {
-      throw .notInjectable(service.implementation, source: service.source)
-    }
-    try bindManifest(protocolType, implementation, service)
-  }
-
-  private func bindManifest<T>(
-    _: T.Type, _ implementation: any Injectable.Type, _ service: ServiceManifest
-  ) throws(ContainerError) {
-    let key = ServiceKey(T.self, name: service.name)
-    // Metatypes are immutable runtime records, safe to share between threads.
-    nonisolated(unsafe) let implementation = implementation
-    _ = try add(
-      key, scope: service.scope, eager: false,
-      kind: .manifest(implementation: service.implementation), override: false,
-      source: service.source
-    ) { (r: Resolver, _: Void) throws -> T in
-      let instance = try implementation.init(resolver: r)
-      guard let service = instance as? T else {
-        throw ContainerError.doesNotConform(key, implementation: implementation)
-      }
-      try r.inject(into: instance)
-      return service
-    }
   }
 
   // MARK: Boot and unload

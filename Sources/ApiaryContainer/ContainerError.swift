@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// Why the container could not register or resolve a service. Each description says what went
 /// wrong, where, what was expected and what was found.
 ///
@@ -88,7 +90,8 @@ public struct NearbyBindings: Sendable {
       let candidate = binding.serviceKey
       if candidate.type == key.type { return (0, candidate.description) }
       let short = Self.shortName(candidate.typeName)
-      let distance = Self.editDistance(short.lowercased(), wantedShort.lowercased())
+      let distance = editDistance(
+        Array(short.lowercased().utf8), Array(wantedShort.lowercased().utf8))
       // Close enough: at most half of the longer name differs.
       guard distance <= max(2, max(short.count, wantedShort.count) / 2) else { return nil }
       return (1 + distance, candidate.description)
@@ -98,22 +101,5 @@ public struct NearbyBindings: Sendable {
 
   private static func shortName(_ name: String) -> String {
     String(name.split(separator: ".").last ?? Substring(name))
-  }
-
-  /// Levenshtein distance, for a handful of short names.
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var row = Array(0...b.count)
-    for i in a.indices {
-      var previous = row[0]
-      row[0] = i + 1
-      for j in b.indices {
-        let current = row[j + 1]
-        row[j + 1] = a[i] == b[j] ? previous : 1 + min(previous, row[j], row[j + 1])
-        previous = current
-      }
-    }
-    return row[b.count]
   }
 }

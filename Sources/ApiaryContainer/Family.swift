@@ -1,3 +1,4 @@
+import ApiarySupport
 import Foundation
 import Synchronization
 
@@ -10,18 +11,15 @@ import Synchronization
 ///   once. It is recursive because a factory resolves its dependencies on the same thread. It
 ///   is never taken by registration or by a resolve that finds a built instance.
 ///
-/// `@unchecked Sendable`: `lock` is a pthread mutex (made to be shared between threads),
-/// created in `init` and destroyed in `deinit`, when no registry can use it any more (every
-/// registry and binding holds its family).
+/// `@unchecked Sendable`: `lock` is `Sendable`, `construction` is a lock made to be shared
+/// between threads, and `sequence` is atomic.
 @usableFromInline
 final class Family: @unchecked Sendable {
-  @usableFromInline let lock = Lock()
+  @usableFromInline let lock = Locked(())
   @usableFromInline let construction = NSRecursiveLock()
   private let sequence = Atomic<Int>(0)
 
   init() {}
-
-  deinit { lock.destroy() }
 
   /// A number that orders registrations (eager singletons are built in this order).
   func nextOrder() -> Int { sequence.wrappingAdd(1, ordering: .relaxed).newValue }

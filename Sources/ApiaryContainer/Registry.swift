@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// The bindings of one container (shared by its owned views), looked up before its parent's.
 ///
 /// `@unchecked Sendable`: `table` is read and written only while holding `family.lock`, which
@@ -5,21 +7,20 @@
 @usableFromInline
 final class Registry: @unchecked Sendable {
   @usableFromInline let family: Family
-  /// `family.lock`, held here so the hot path reaches it without retaining the family.
-  @usableFromInline let lock: Lock
+  /// `family.lock`, held here so the hot path reaches it without retaining anything: the
+  /// family, which this registry holds, keeps it alive.
+  @usableFromInline unowned(unsafe) let lock: Locked<Void>
   @usableFromInline let parent: Registry?
-  let catalog: TypeCatalog
   // Guarded by `lock`, which also gives the exclusivity that dynamic checks would enforce.
   @exclusivity(unchecked) @usableFromInline var table: [BindingKey: AnyBinding]
 
   init(
-    family: Family, parent: Registry?, catalog: TypeCatalog,
+    family: Family, parent: Registry?,
     table: [BindingKey: AnyBinding] = [:]
   ) {
     self.family = family
     self.lock = family.lock
     self.parent = parent
-    self.catalog = catalog
     self.table = table
   }
 
@@ -134,7 +135,7 @@ final class Registry: @unchecked Sendable {
     defer { family.lock.unlock() }
     let table = chainTable().filter { $0.value.owner.map { !owners.contains($0) } ?? true }
       .mapValues { $0.copyForDerivation() }
-    return Registry(family: family, parent: nil, catalog: catalog, table: table)
+    return Registry(family: family, parent: nil, table: table)
   }
 
   // MARK: Inspecting

@@ -93,9 +93,3 @@ protocol HostCommand: Sendable {
   static var options: Set<String> { get }
   static func run(_ arguments: Arguments) async -> Int32
 }
-
-extension String {
-  func padding(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
-  }
-}

@@ -1,3 +1,6 @@
+import ApiaryManifest
+import ApiarySupport
+
 /// The order modules boot in: dependencies first, then level (basic before normal), then priority
 /// (higher first), then manifest order. Deterministic, O(n log n) in modules plus dependencies.
 ///
@@ -103,11 +106,5 @@ public enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
       "module '\(module)' depends on '\(dependency)', which is not an enabled module"
     case .cycle(let names): "dependency cycle among: \(names.joined(separator: ", "))"
     }
-  }
-}
-
-extension String {
-  func padding(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }

@@ -1,3 +1,5 @@
+import ApiaryManifest
+
 /// A configuration object from a manifest with typed accessors whose errors name the owner and
 /// the key.
 ///

@@ -1,3 +1,7 @@
+import ApiaryLifecycle
+import ApiaryManifest
+import ApiarySupport
+
 extension Kernel {
   /// Loads and validates the manifests in `directory` and plans the application.
   ///

@@ -1,3 +1,8 @@
+import ApiaryContainer
+import ApiaryLifecycle
+import ApiaryManifest
+import ApiaryMediator
+import ApiarySupport
 import Synchronization
 
 /// The facade: turns manifests into a running application and back.
@@ -56,7 +61,7 @@ public actor Kernel {
     self.application = application
     self.catalog = catalog
     self.profiler = Profiler()
-    self.container = Container(catalog: catalog)
+    self.container = Container()
     self.mediator = Mediator(
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
@@ -127,7 +132,9 @@ public actor Kernel {
     loaded[manifest.name] = Loaded(manifest: manifest, module: module, context: context)
     let began = clock.now
     do {
-      for service in manifest.services { try context.container.bind(service) }
+      for service in manifest.services {
+        try context.container.bind(service, catalog: catalog)
+      }
       try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
       try module.setUp(context)
     } catch {
@@ -393,9 +400,9 @@ public actor Kernel {
     _ name: String, _ phase: LifecyclePhase, _ outcome: LifecycleRecord.Outcome,
     _ duration: Duration, at instant: ContinuousClock.Instant? = nil
   ) {
-    if let profiled = Profiler.Phase(rawValue: phase.rawValue) {
+    if phase != .load {  // the profiler times hooks; `load` only finds the type
       switch outcome {
-      case .succeeded, .failed: profiler.record(subject: name, phase: profiled, duration: duration)
+      case .succeeded, .failed: profiler.record(subject: name, phase: phase, duration: duration)
       case .skipped: break
       }
     }

@@ -1,3 +1,6 @@
+import ApiaryLifecycle
+import ApiaryManifest
+
 /// Why the kernel refused or failed an operation. Every case names the module, and for hook
 /// failures the phase and the cause.
 public enum KernelError: Error, Sendable, CustomStringConvertible {

@@ -1,3 +1,8 @@
+import ApiaryContainer
+import ApiaryLifecycle
+import ApiaryManifest
+import ApiaryMediator
+
 /// What a module sees of the application: its manifest and configuration, the environment, and
 /// the three shared facilities — the ``Container`` for services, the ``Mediator`` for calls to
 /// other modules, and the ``EventBus`` for custom events.

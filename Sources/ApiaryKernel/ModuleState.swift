@@ -1,3 +1,5 @@
+import ApiaryLifecycle
+
 /// Where a module is in its lifecycle, as the kernel and `apiary run` report it.
 public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
   /// In the plan, not yet set up.
@@ -23,10 +25,4 @@ public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
     case .stopped: "stopped"
     }
   }
-}
-
-/// The lifecycle hooks, in the order the kernel calls them.
-public enum LifecyclePhase: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-  case load, setUp, start, ready, tearDown
-  public var description: String { rawValue }
 }

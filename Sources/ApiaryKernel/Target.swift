@@ -1,3 +1,6 @@
+import ApiaryManifest
+import ApiaryMediator
+
 /// A mediator target: a final class a module exposes so other modules can call its actions by name
 /// (CTMediator's `Target_X`), declared in the module manifest's `targets` section.
 ///
@@ -17,16 +20,34 @@
 ///   ]
 /// }
 /// ```
-public protocol Target: AnyObject, Sendable {
+public protocol Target: ActionTarget {
   /// Creates the target when a call first needs it (or on every call when it is not cached).
   init(context: ModuleContext) throws
-  /// The actions this target implements, by name. Every action the manifest declares must be here.
-  static var actions: ActionTable<Self> { get }
-  /// Handles a call to an action this target does not have; `.unhandled` (the default) passes the
-  /// call on to the application's fallback.
-  func notFound(_ call: ActionCall) throws -> NotFoundResult
 }
 
-extension Target {
-  public func notFound(_ call: ActionCall) throws -> NotFoundResult { .unhandled }
+/// Creates a module's targets with its context, for the mediator.
+struct ContextTargetMaker: TargetMaker {
+  let context: ModuleContext
+
+  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)? {
+    guard let target = type as? any Target.Type else { return nil }
+    return maker(target)
+  }
+
+  private func maker<T: Target>(_: T.Type) -> @Sendable () throws -> any ActionTarget {
+    let context = context
+    return { try T(context: context) }
+  }
+}
+
+extension Mediator {
+  /// Adds a module's declared targets, each created lazily with `context`; see
+  /// ``addTargets(_:owner:moduleType:maker:)``.
+  package func addTargets(_ targets: [TargetManifest], owner: String, context: ModuleContext)
+    throws(MediatorError)
+  {
+    try addTargets(
+      targets, owner: owner, moduleType: context.manifest.type,
+      maker: ContextTargetMaker(context: context))
+  }
 }

@@ -1,11 +1,12 @@
+import ApiarySupport
 import Dispatch
 import Synchronization
 
 /// Runs module code with a time limit. The code runs in its own task, so a module that hangs —
 /// even one that never reaches a suspension point — cannot hold the kernel: after `seconds` the
 /// caller gets ``LifecycleTimeout`` and the task is cancelled and abandoned.
-enum Deadline {
-  static func run(
+package enum Deadline {
+  package static func run(
     seconds: Double, _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
     let race = Race()

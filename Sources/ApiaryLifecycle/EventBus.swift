@@ -1,3 +1,4 @@
+import ApiarySupport
 import Synchronization
 
 /// Custom events by name. Handlers run one after another in boot order (dependencies, level,
@@ -47,7 +48,7 @@ public final class EventBus: Sendable {
   }
 
   /// A view whose subscriptions are owned by `owner` and ordered at `rank` (its boot position).
-  func owned(by owner: String, rank: Int) -> EventBus {
+  package func owned(by owner: String, rank: Int) -> EventBus {
     EventBus(storage: storage, owner: owner, rank: rank)
   }
 
@@ -100,7 +101,7 @@ public final class EventBus: Sendable {
   }
 
   /// Removes every subscription owned by one of `owners`, in one pass.
-  func removeAll(ownedBy owners: Set<String>) {
+  package func removeAll(ownedBy owners: Set<String>) {
     storage.state.withLock { state in
       for key in Array(state.byEvent.keys) {
         state.byEvent[key]?.removeAll { owners.contains($0.owner) }

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// One step of the lifecycle as it happens, for timelines and logs (`apiary run` prints them).
 public struct LifecycleRecord: Sendable, CustomStringConvertible {
   public enum Outcome: Sendable {
@@ -13,6 +15,17 @@ public struct LifecycleRecord: Sendable, CustomStringConvertible {
   public let duration: Duration
   /// Time since the kernel began booting.
   public let elapsed: Duration
+
+  package init(
+    module: String, phase: LifecyclePhase, outcome: Outcome, duration: Duration,
+    elapsed: Duration
+  ) {
+    self.module = module
+    self.phase = phase
+    self.outcome = outcome
+    self.duration = duration
+    self.elapsed = elapsed
+  }
 
   public var description: String {
     let stamp = Profiler.format(elapsed)

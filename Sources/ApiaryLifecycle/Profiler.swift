@@ -1,4 +1,4 @@
-import Synchronization
+import ApiarySupport
 
 /// Records how long every lifecycle hook and every event dispatch took, measured around the real
 /// call (BeeHive's profiler recorded `init` before it ran).
@@ -12,17 +12,12 @@ import Synchronization
 public final class Profiler: Sendable {
   /// One timed call.
   public struct Entry: Sendable, Hashable {
-    /// The module name, or the event name for ``Phase/event``.
+    /// The module name, or the event name for ``LifecyclePhase/event``.
     public let subject: String
-    public let phase: Phase
+    public let phase: LifecyclePhase
     public let duration: Duration
     /// Position in recording order.
     public let sequence: Int
-  }
-
-  /// What was timed.
-  public enum Phase: String, Sendable, Hashable, CaseIterable {
-    case setUp, start, ready, tearDown, event
   }
 
   private let entries = Locked<[Entry]>([])
@@ -30,7 +25,7 @@ public final class Profiler: Sendable {
   public init() {}
 
   /// Adds one measurement.
-  public func record(subject: String, phase: Phase, duration: Duration) {
+  public func record(subject: String, phase: LifecyclePhase, duration: Duration) {
     entries.withLock {
       $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count))
     }
@@ -48,10 +43,10 @@ public final class Profiler: Sendable {
   public func table() -> String {
     let rows = slowestFirst
     let width = max(7, rows.map(\.subject.count).max() ?? 0)
-    var lines = [pad("subject", width) + "  phase     duration"]
+    var lines = ["subject".padding(width) + "  phase     duration"]
     for entry in rows {
       lines.append(
-        pad(entry.subject, width) + "  " + pad(entry.phase.rawValue, 8) + "  "
+        entry.subject.padding(width) + "  " + entry.phase.rawValue.padding(8) + "  "
           + Self.format(entry.duration))
     }
     return lines.joined(separator: "\n")
@@ -60,7 +55,7 @@ public final class Profiler: Sendable {
   /// A JSON array of `{"subject", "phase", "microseconds"}` objects, slowest first.
   public func json() -> String {
     let items = slowestFirst.map { entry in
-      "{\"subject\":\(JSONString.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
+      "{\"subject\":\(JSONWriter.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
         + "\"microseconds\":\(Self.microseconds(entry.duration))}"
     }
     return "[" + items.joined(separator: ",") + "]"
@@ -76,9 +71,5 @@ public final class Profiler: Sendable {
     if micros < 1_000 { return "\(micros) µs" }
     if micros < 1_000_000 { return "\(Double(micros / 10) / 100) ms" }
     return "\(Double(micros / 10_000) / 100) s"
-  }
-
-  private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
   }
 }

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes that records the line and column of every
 /// value and key, reports syntax errors as `line:column` with what it expected and found, and
 /// reports duplicate keys. It is iterative, so nesting is bounded by ``maximumDepth`` rather than

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// A JSON-shaped value: what a manifest's free-form `config` object and parameter defaults hold.
 ///
 /// ```swift
@@ -80,6 +82,10 @@ public enum JSONValue: Sendable, Hashable {
     case .object(let members): members.mapValues { $0.plainValue }
     }
   }
+}
+
+extension JSONValue: PlainJSONConvertible {
+  package var plainJSON: Any? { plainValue }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// Turns parsed manifest trees into the model types, collecting every problem it meets: wrong
 /// types, unknown keys (with the closest known key), missing required keys, bad enum values,
 /// invalid names and unsupported schema versions. It never stops at the first problem.

@@ -1,3 +1,4 @@
+import ApiarySupport
 import Foundation
 
 /// Loads and validates an application's manifests.
@@ -13,20 +14,27 @@ import Foundation
 /// ``ManifestSet/problems``, with file, line, column and key path.
 ///
 /// ```swift
-/// let catalog = TypeCatalog()
-/// let set = ManifestLoader(catalog: catalog).load(directory: "Manifests")
+/// let set = ManifestLoader(catalog: TypeCatalog()).load(directory: "Manifests")
 /// for problem in set.problems { print(problem) }
 /// // Manifests/modules/notes.json:6:19 modules[0].priorty: unknown key 'priorty' (did you mean 'priority'?)
 /// ```
 public struct ManifestLoader: Sendable {
-  public let catalog: TypeCatalog
+  /// Checks the Swift type names the given modules use: one list of problems a module, in
+  /// order. The kernel layer supplies it (`ManifestLoader(catalog:)`); without it, names are
+  /// not checked against types.
+  package let checkTypes: (@Sendable ([ModuleManifest]) -> [[ManifestProblem]])?
 
-  public init(catalog: TypeCatalog) {
-    self.catalog = catalog
+  /// A loader that checks manifests' structure and cross-references but not their type names.
+  public init() {
+    self.checkTypes = nil
+  }
+
+  package init(checkTypes: @escaping @Sendable ([ModuleManifest]) -> [[ManifestProblem]]) {
+    self.checkTypes = checkTypes
   }
 
   /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
-  /// the whole set with ``validate(application:modules:catalog:)``.
+  /// the whole set (see ``validate(application:modules:checkTypes:)``).
   public func load(directory: String) -> ManifestSet {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
@@ -72,7 +80,7 @@ public struct ManifestLoader: Sendable {
       }
     }
     set.problems += Self.validate(
-      application: set.application, modules: set.modules, catalog: catalog)
+      application: set.application, modules: set.modules, checkTypes: checkTypes)
     return set
   }
 
@@ -121,21 +129,22 @@ public struct ManifestLoader: Sendable {
   }
 
   /// Cross-checks modules: duplicate names, unknown, disabled and self dependencies, dependency
-  /// cycles (`a → b → c → a`), unresolvable types and non-module types, duplicate targets,
-  /// actions, parameters and services, parameter defaults. The kernel calls this again when
-  /// modules are added at run time, with the loaded modules and the new ones together.
+  /// cycles (`a → b → c → a`), type names (with `checkTypes`), duplicate targets, actions,
+  /// parameters and services, parameter defaults.
   ///
   /// ```swift
   /// let problems = ManifestLoader.validate(
-  ///   application: set.application, modules: set.modules + added, catalog: catalog)
+  ///   application: set.application, modules: set.modules + added, checkTypes: nil)
   /// ```
   ///
   /// `application` is taken for application-wide checks; none use it yet (the fallback target is
   /// not checked, since it may be registered in code rather than declared).
-  public static func validate(
-    application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
+  package static func validate(
+    application: ApplicationManifest?, modules: [ModuleManifest],
+    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
   ) -> [ManifestProblem] {
-    ManifestValidator.validate(application: application, modules: modules, catalog: catalog)
+    ManifestValidator.validate(
+      application: application, modules: modules, checkTypes: checkTypes)
   }
 
   // MARK: Files

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// One thing wrong with a set of manifests: where it is (file, line, column, key path) and what a
 /// user should fix.
 ///

@@ -1,28 +1,30 @@
-/// Checks a whole application's modules against each other and against the type catalog:
-/// duplicate names, unknown, disabled and self dependencies, dependency cycles, type names that
-/// resolve to nothing or to a type that is not a module, duplicate targets, actions, parameters
-/// and services, and parameter defaults. Linear in the size of the manifests.
+import ApiarySupport
+
+/// Checks a whole application's modules against each other: duplicate names, unknown, disabled
+/// and self dependencies, dependency cycles, duplicate targets, actions, parameters and
+/// services, and parameter defaults. Linear in the size of the manifests.
+///
+/// Type names are checked by `checkTypes`, which the kernel supplies: this layer knows names,
+/// not Swift types.
 ///
 /// Disabled modules are checked for duplicate names only: they are never loaded, so their types
 /// need not be linked and their dependencies do not matter.
-struct ManifestValidator {
-  let catalog: TypeCatalog
+package struct ManifestValidator {
   private var problems: [ManifestProblem] = []
-  /// Catalog lookups by name; thousands of manifest entries may share a type.
-  private var types: [String: Any.Type?] = [:]
-
-  init(catalog: TypeCatalog) { self.catalog = catalog }
 
   static func validate(
-    application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
+    application: ApplicationManifest?, modules: [ModuleManifest],
+    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
   ) -> [ManifestProblem] {
-    var validator = ManifestValidator(catalog: catalog)
-    validator.check(modules)
+    var validator = ManifestValidator()
+    validator.check(modules, checkTypes)
     return validator.problems
   }
 
   /// Where `module` (or something inside it, by `suffix`) was declared.
-  static func location(_ module: ModuleManifest, _ suffix: String = "") -> SourceLocation {
+  package static func location(_ module: ModuleManifest, _ suffix: String = "")
+    -> SourceLocation
+  {
     var location = module.source ?? SourceLocation(file: "module '\(module.name)'")
     if !suffix.isEmpty {
       location.keyPath =
@@ -34,13 +36,15 @@ struct ManifestValidator {
   }
 
   /// Like ``location(_:_:)`` for something with its own optional source.
-  static func location(
+  package static func location(
     _ source: SourceLocation?, in module: ModuleManifest, _ suffix: @autoclosure () -> String
   ) -> SourceLocation {
     source ?? location(module, suffix())
   }
 
-  private mutating func check(_ modules: [ModuleManifest]) {
+  private mutating func check(
+    _ modules: [ModuleManifest], _ checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+  ) {
     var firstByName: [String: Int] = [:]
     firstByName.reserveCapacity(modules.count)
     for (index, module) in modules.enumerated() {
@@ -55,6 +59,7 @@ struct ManifestValidator {
       }
     }
     var suggestionsLeft = 100
+    var typeProblems = (checkTypes?(modules.filter(\.isEnabled)) ?? []).makeIterator()
     for module in modules where module.isEnabled {
       for (position, dependency) in module.dependencies.enumerated() {
         func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
@@ -82,60 +87,13 @@ struct ManifestValidator {
               "module '\(module.name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      checkTypes(module)
+      problems += typeProblems.next() ?? []
     }
     checkCycles(modules, firstByName)
     checkServicesAndTargets(modules)
   }
 
-  private mutating func lookup(_ name: String) -> Any.Type? {
-    if let cached = types[name] { return cached }
-    let type = catalog.lookup(name)
-    types[name] = type
-    return type
-  }
-
-  private mutating func requireType(
-    _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation
-  ) -> Any.Type? {
-    if let type = lookup(name) { return type }
-    problems.append(
-      ManifestProblem(
-        .typeNotFound, at: location(),
-        "\(what) type '\(name)' not found; expected a type name written ModuleName.TypeName "
-          + "whose plugin is linked into the host (or registered in the type catalog)"))
-    return nil
-  }
-
-  private mutating func checkTypes(_ module: ModuleManifest) {
-    if let type = requireType(module.type, "module", at: Self.location(module, ".type")),
-      !(type is any Module.Type)
-    {
-      problems.append(
-        ManifestProblem(
-          .notAModule, at: Self.location(module, ".type"),
-          "type '\(module.type)' is not a Module; expected a final class conforming to "
-            + "Apiary.Module with an init()"))
-    }
-    for (index, service) in module.services.enumerated() {
-      func base() -> SourceLocation {
-        Self.location(service.source, in: module, ".services[\(index)]")
-      }
-      _ = requireType(
-        service.protocolName, "service protocol", at: Self.suffixed(base(), ".protocol"))
-      _ = requireType(
-        service.implementation, "service implementation",
-        at: Self.suffixed(base(), ".implementation"))
-    }
-    for (index, target) in module.targets.enumerated() {
-      _ = requireType(
-        target.type, "target",
-        at: Self.suffixed(
-          Self.location(target.source, in: module, ".targets[\(index)]"), ".type"))
-    }
-  }
-
-  static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {
+  package static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {
     var location = location
     location.keyPath += suffix
     return location

@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// One module as its manifest declares it. The manifest is the single source of truth for a
 /// module's level, priority, dependencies and configuration.
 ///

@@ -1,3 +1,4 @@
+import ApiarySupport
 import Foundation
 
 /// Reads XML (or binary) property lists into the same tree the JSON parser builds, so one

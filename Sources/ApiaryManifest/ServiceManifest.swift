@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// A service binding declared in a module manifest: a protocol name bound to an implementation
 /// type name, as BeeHive's service plist does.
 ///

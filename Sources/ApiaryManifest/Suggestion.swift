@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// "Did you mean …?" for misspelt keys, module names and enum values.
 enum Suggestion {
   /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
@@ -25,25 +27,5 @@ enum Suggestion {
   /// `" (did you mean 'x'?)"` or an empty string.
   static func hint(for word: String, in candidates: some Sequence<String>) -> String {
     closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
-  }
-
-  /// Levenshtein distance, or something above `limit` once it is certain to exceed it.
-  static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      var rowMinimum = i
-      for j in 1...b.count {
-        let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-        current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
-        rowMinimum = min(rowMinimum, current[j])
-      }
-      if rowMinimum > limit { return limit + 1 }
-      swap(&previous, &current)
-    }
-    return previous[b.count]
   }
 }

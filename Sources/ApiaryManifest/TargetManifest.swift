@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// A mediator target declared by a module: the type that implements it and the actions it
 /// accepts, with their parameters.
 ///

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// A name written twice keeps the last action (a plain dictionary literal would crash).
-public struct ActionTable<T: Target>: Sendable, ExpressibleByDictionaryLiteral {
+public struct ActionTable<T: ActionTarget>: Sendable, ExpressibleByDictionaryLiteral {
   let actions: [String: Action<T>]
 
   public init(_ actions: [String: Action<T>]) {

@@ -1,3 +1,5 @@
+import ApiaryManifest
+import ApiarySupport
 import Synchronization
 
 /// Target-action calls between modules: `perform` for calls inside the process, `open` for
@@ -5,7 +7,7 @@ import Synchronization
 /// must use the application's scheme, reach an action declared `"remote": true`, and carry only
 /// declared parameters, converted from text to the declared kinds.
 ///
-/// Targets come from module manifests (``addTargets(_:owner:context:)``), are created lazily and
+/// Targets come from module manifests (the kernel adds them), are created lazily and
 /// are cached only when a caller asks. A call that finds no target or action goes to the
 /// target's ``Target/notFound(_:)`` handler, then to the application's fallback action, then
 /// to a ``MediatorError``; never a silent nil.
@@ -66,24 +68,24 @@ public final class Mediator: Sendable {
   /// // …when the module is unloaded:
   /// mediator.removeTargets(ownedBy: manifest.name)
   /// ```
-  public func addTargets(_ targets: [TargetManifest], owner: String, context: ModuleContext)
-    throws(MediatorError)
-  {
+  package func addTargets(
+    _ targets: [TargetManifest], owner: String, moduleType: String, maker: some TargetMaker
+  ) throws(MediatorError) {
     var boxes: [TargetBox] = []
     var actions: [PreparedAction] = []
     for manifest in targets {
       let typeName =
         manifest.type.isEmpty
-        ? Self.conventionalTypeName(manifest.name, moduleType: context.manifest.type)
+        ? Self.conventionalTypeName(manifest.name, moduleType: moduleType)
         : manifest.type
       guard let type = catalog.lookup(typeName) else {
         throw .typeNotFound(module: owner, target: manifest.name, type: typeName)
       }
-      guard let targetType = type as? any Target.Type else {
+      guard let targetType = type as? any ActionTarget.Type else {
         throw .notATarget(module: owner, target: manifest.name, type: typeName)
       }
       let (box, prepared) = try Self.prepare(
-        targetType, manifest: manifest, typeName: typeName, owner: owner, context: context)
+        targetType, manifest: manifest, typeName: typeName, owner: owner, maker: maker)
       boxes.append(box)
       actions += prepared
     }
@@ -435,12 +437,14 @@ public final class Mediator: Sendable {
 
   // MARK: Helpers
 
-  private static func prepare<T: Target>(
+  private static func prepare<T: ActionTarget>(
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
-    context: ModuleContext
+    maker: some TargetMaker
   ) throws(MediatorError) -> (TargetBox, [PreparedAction]) {
-    let box = TargetBox(
-      T.self, manifest: manifest, typeName: typeName, owner: owner, context: context)
+    guard let make = maker.maker(for: T.self) else {
+      throw .notATarget(module: owner, target: manifest.name, type: typeName)
+    }
+    let box = TargetBox(manifest: manifest, typeName: typeName, owner: owner, make: make)
     let table = T.actions
     var names = Set<String>()
     var prepared: [PreparedAction] = []

@@ -1,3 +1,5 @@
+import ApiaryManifest
+
 /// An action's declared parameters, prepared once when targets are added: checks local
 /// parameters and converts URL query strings to the declared kinds.
 struct ParameterSchema: Sendable {

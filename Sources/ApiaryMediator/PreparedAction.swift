@@ -1,3 +1,5 @@
+import ApiaryManifest
+
 /// A declared action bound to its implementation, prepared once when its target is added, so
 /// a call is a dictionary lookup, a parameter check and a closure call.
 final class PreparedAction: Sendable {
@@ -9,7 +11,7 @@ final class PreparedAction: Sendable {
   let runSync: (@Sendable (Parameters, Bool) throws -> (any Sendable)?)?
   let runAsync: @Sendable (Parameters, Bool) async throws -> (any Sendable)?
 
-  init<T: Target>(
+  init<T: ActionTarget>(
     target: String, manifest: ActionManifest, schema: ParameterSchema, action: Action<T>,
     box: TargetBox
   ) {
@@ -17,8 +19,8 @@ final class PreparedAction: Sendable {
     self.action = manifest.name
     self.manifest = manifest
     self.schema = schema
-    // `box` was created with `T.self` (see `Mediator.prepare`), so every instance it returns is
-    // a `T`; `unsafeDowncast` skips a dynamic cast on every call (it is checked in debug builds).
+    // `box` was created with a maker for `T.self` (see `Mediator.prepare`), so every instance
+    // it returns is a `T`; `unsafeDowncast` skips a dynamic cast on every call (it is checked in debug builds).
     switch action.body {
     case .sync(let body):
       let run: @Sendable (Parameters, Bool) throws -> (any Sendable)? = { params, cache in

@@ -1,8 +1,8 @@
 /// Turns manifest names (`notes`, `note-store`, `max_count`) into Swift identifiers for
 /// generated code: `NoteStore` for types, `noteStore` for members, keywords in backticks.
-enum SwiftName {
+package enum SwiftName {
   /// An UpperCamelCase type name.
-  static func type(_ name: String) -> String {
+  package static func type(_ name: String) -> String {
     let words = self.words(name)
     guard !words.isEmpty else { return "_" }
     let joined = words.map(capitalized).joined()
@@ -10,7 +10,7 @@ enum SwiftName {
   }
 
   /// A lowerCamelCase member name, escaped with backticks when it is a keyword.
-  static func member(_ name: String) -> String {
+  package static func member(_ name: String) -> String {
     let words = self.words(name)
     guard let first = words.first else { return "_" }
     let joined = lowercasedFirst(first) + words.dropFirst().map(capitalized).joined()

@@ -1,6 +1,8 @@
+import ApiaryManifest
+import ApiarySupport
 import Synchronization
 
-/// One declared target: how to create it, its context, and its cached instance, if any.
+/// One declared target: how to create it and its cached instance, if any.
 ///
 /// The box is not generic, so the call path runs no unspecialized generic code (which would look
 /// up `Optional<T>` metadata on every call); ``PreparedAction`` casts the instance back to its
@@ -10,19 +12,17 @@ final class TargetBox: Sendable {
   let typeName: String
   let owner: String
   /// Creates an instance of the target type; the only source of objects in `cached`.
-  private let make: @Sendable (ModuleContext) throws -> any Target
-  private let context: ModuleContext
-  private let cached = Locked<(any Target)?>(nil)
+  private let make: @Sendable () throws -> any ActionTarget
+  private let cached = Locked<(any ActionTarget)?>(nil)
 
-  init<T: Target>(
-    _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
-    context: ModuleContext
+  init(
+    manifest: TargetManifest, typeName: String, owner: String,
+    make: @escaping @Sendable () throws -> any ActionTarget
   ) {
     self.manifest = manifest
     self.typeName = typeName
     self.owner = owner
-    self.context = context
-    self.make = { context in try T(context: context) }
+    self.make = make
   }
 
   var isCached: Bool { cached.withLock { $0 != nil } }
@@ -30,11 +30,11 @@ final class TargetBox: Sendable {
   /// The cached instance when `cache` is true (created and cached on first use), else a new
   /// instance that is never cached. `init(context:)` runs outside the lock; when two callers race
   /// to create the cached instance, the first one stored wins and both get it.
-  func instance(cache: Bool) throws(MediatorError) -> any Target {
+  func instance(cache: Bool) throws(MediatorError) -> any ActionTarget {
     if cache, let existing = cached.withLock({ $0 }) { return existing }
-    let created: any Target
+    let created: any ActionTarget
     do {
-      created = try make(context)
+      created = try make()
     } catch {
       throw .targetCreationFailed(
         target: manifest.name, owner: owner, reason: String(describing: error))
@@ -53,7 +53,7 @@ final class TargetBox: Sendable {
   }
 
   /// Takes the cached instance out; the caller drops it outside any mediator lock.
-  func takeCached() -> (any Target)? {
+  func takeCached() -> (any ActionTarget)? {
     cached.withLock { slot in
       defer { slot = nil }
       return slot

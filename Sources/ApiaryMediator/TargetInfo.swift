@@ -1,3 +1,6 @@
+import ApiaryManifest
+import ApiarySupport
+
 /// A target as `apiary inspect` shows it: its name, owner, type and declared actions.
 ///
 /// ```swift
@@ -21,7 +24,7 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
     for action in actions {
       let parameters = action.parameters.map { parameter in
         var text = "\(parameter.name): \(parameter.kind.rawValue)"
-        if let value = parameter.defaultValue { text += " = " + ResultRenderer.render(value) }
+        if let value = parameter.defaultValue { text += " = " + (JSONWriter.json(value) ?? "\(value)") }
         if !parameter.isRequired, parameter.defaultValue == nil { text += "?" }
         return text
       }

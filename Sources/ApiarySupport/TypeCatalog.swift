@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Finds Swift types by the names manifests use (`NotesPlugin.NotesModule`).
 ///
 /// Types registered in code win; otherwise the Swift runtime is asked, the way CTMediator finds

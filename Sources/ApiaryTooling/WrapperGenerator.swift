@@ -1,3 +1,5 @@
+import Apiary
+
 /// Generates typed clients for declared targets, so callers write
 /// `try await mediator.notes.create(title: "Hi")` instead of target and action strings. The
 /// `apiary generate` command writes the output to a file that is committed with the caller.

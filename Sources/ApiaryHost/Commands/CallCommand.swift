@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary call URL`: boot, one remote call, shut down.
 enum CallCommand: HostCommand {

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 import Foundation
 
 /// `apiary generate [DIR] [--output FILE]`: typed mediator clients from declared targets.
