@@ -24,7 +24,9 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
     for action in actions {
       let parameters = action.parameters.map { parameter in
         var text = "\(parameter.name): \(parameter.kind.rawValue)"
-        if let value = parameter.defaultValue { text += " = " + (JSONWriter.json(value) ?? "\(value)") }
+        if let value = parameter.defaultValue {
+          text += " = " + (JSONWriter.json(value) ?? "\(value)")
+        }
         if !parameter.isRequired, parameter.defaultValue == nil { text += "?" }
         return text
       }
