@@ -18,16 +18,10 @@ enum GenerateCommand: HostCommand {
       --output FILE     write to FILE instead of standard output
       --import MODULE   an extra import for the generated file
     """
-  static let flags: Set<String> = []
   static let options: Set<String> = ["--output", "--import"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
     guard set.problems.isEmpty else {
       for problem in set.problems { Output.err("\(problem)") }
