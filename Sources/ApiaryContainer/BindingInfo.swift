@@ -7,9 +7,9 @@ import ApiarySupport
 ///   print(info.key, info.scope, info.owner ?? "application", info.kind)
 /// }
 /// ```
-public struct BindingInfo: Sendable, CustomStringConvertible {
+package struct BindingInfo: Sendable, CustomStringConvertible {
   /// How a binding produces its instance.
-  public enum Kind: Sendable, CustomStringConvertible {
+  package enum Kind: Sendable, CustomStringConvertible {
     /// A fixed instance.
     case instance
     /// A factory closure.
@@ -23,7 +23,7 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
     /// A factory whose instances a ``CustomScope`` keeps.
     case customScope(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .instance: "instance"
       case .factory: "factory"
@@ -35,18 +35,18 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
     }
   }
 
-  public let key: ServiceKey
-  public let scope: Scope
+  package let key: ServiceKey
+  package let scope: Scope
   /// The module that registered it, or nil for the application.
-  public let owner: String?
-  public let kind: Kind
-  public let isEager: Bool
+  package let owner: String?
+  package let kind: Kind
+  package let isEager: Bool
   /// Whether a shared (singleton or weak) instance currently exists.
-  public let isBuilt: Bool
+  package let isBuilt: Bool
   /// Where a manifest declared it.
-  public let source: SourceLocation?
+  package let source: SourceLocation?
 
-  public var description: String {
+  package var description: String {
     "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")] "
       + "\(kind), owner \(owner ?? "application")"
   }

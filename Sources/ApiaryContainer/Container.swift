@@ -185,7 +185,7 @@ public final class Container: Sendable {
 
   /// Builds every eager singleton not yet built, in registration order; a singleton's
   /// dependencies are built first by resolving them.
-  public func buildEagerSingletons() throws(ContainerError) {
+  package func buildEagerSingletons() throws(ContainerError) {
     for binding in registry.eagerBindings() {
       try binding.buildEagerly(in: registry)
     }
@@ -193,12 +193,12 @@ public final class Container: Sendable {
 
   /// Removes every binding owned by `owner` and releases its instances (those nobody else
   /// holds). Instances already resolved by others stay valid.
-  public func removeAll(ownedBy owner: String) {
+  package func removeAll(ownedBy owner: String) {
     registry.removeAll(ownedBy: [owner])
   }
 
   /// Removes the bindings of several owners in one pass (the kernel's shutdown).
-  public func removeAll(ownedBy owners: Set<String>) {
+  package func removeAll(ownedBy owners: Set<String>) {
     registry.removeAll(ownedBy: owners)
   }
 
@@ -260,7 +260,7 @@ public final class Container: Sendable {
   // MARK: Inspecting
 
   /// Every binding visible from this container, sorted by type name, name and arguments.
-  public var bindings: [BindingInfo] {
+  package var bindings: [BindingInfo] {
     let visible = registry.visibleBindings()
     let built = registry.builtFlags(visible)
     return zip(visible, built).map { $0.info(built: $1) }

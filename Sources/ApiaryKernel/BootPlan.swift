@@ -7,16 +7,13 @@ import ApiarySupport
 /// ```swift
 /// let plan = try BootPlan(modules: manifests)
 /// plan.modules.map(\.name)  // ["logging", "store", "notes", "search"]
-/// print(plan.table())
 /// ```
-public struct BootPlan: Sendable {
+package struct BootPlan: Sendable {
   /// Enabled modules in boot order.
-  public let modules: [ModuleManifest]
-  /// Position of each module in ``modules``, by name.
-  public let rank: [String: Int]
+  package let modules: [ModuleManifest]
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
-  public init(modules manifests: [ModuleManifest]) throws(PlanError) {
+  package init(modules manifests: [ModuleManifest]) throws(PlanError) {
     let enabled = manifests.filter(\.isEnabled)
     var index: [String: Int] = [:]
     index.reserveCapacity(enabled.count)
@@ -57,26 +54,6 @@ public struct BootPlan: Sendable {
       throw .cycle(among: stuck)
     }
     self.modules = ordered
-    var rank: [String: Int] = [:]
-    rank.reserveCapacity(ordered.count)
-    for (position, module) in ordered.enumerated() { rank[module.name] = position }
-    self.rank = rank
-  }
-
-  /// One line a module: position, name, level, priority, flags and dependencies.
-  public func table() -> String {
-    let width = max(6, modules.map(\.name.count).max() ?? 0)
-    var lines = ["  #  " + "module".padding(width) + "  level   priority  start  depends on"]
-    for (position, module) in modules.enumerated() {
-      let number = String(position + 1)
-      let flags = (module.isAsync ? "async" : "sync ") + (module.isOptional ? " optional" : "")
-      lines.append(
-        String(repeating: " ", count: max(0, 3 - number.count)) + number + "  "
-          + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "
-          + String(module.priority).padding(8) + "  " + flags.padding(5) + "  "
-          + (module.dependencies.isEmpty ? "-" : module.dependencies.joined(separator: ", ")))
-    }
-    return lines.joined(separator: "\n")
   }
 
   private struct Key: Comparable {

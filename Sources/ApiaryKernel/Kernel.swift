@@ -20,8 +20,8 @@ import Synchronization
 /// ```
 public actor Kernel {
   public nonisolated let application: ApplicationManifest
-  public nonisolated let plan: BootPlan
-  public nonisolated let catalog: TypeCatalog
+  package nonisolated let plan: BootPlan
+  package nonisolated let catalog: TypeCatalog
   public nonisolated let container: Container
   public nonisolated let mediator: Mediator
   public nonisolated let events: EventBus

@@ -78,13 +78,13 @@ extension ManifestLoader {
   /// ```swift
   /// let set = ManifestLoader(catalog: TypeCatalog()).load(directory: "Manifests")
   /// ```
-  public init(catalog: TypeCatalog) {
+  package init(catalog: TypeCatalog) {
     self.init { ModuleTypeCheck.problems($0, catalog: catalog) }
   }
 
   /// Cross-checks modules (see ``validate(application:modules:checkTypes:)``) and their type
   /// names against `catalog`.
-  public static func validate(
+  package static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
   ) -> [ManifestProblem] {
     validate(application: application, modules: modules) {

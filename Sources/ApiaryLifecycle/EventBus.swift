@@ -37,7 +37,7 @@ public final class EventBus: Sendable {
   private let rank: Int
 
   /// Creates a bus; when a profiler is given, every dispatch is timed.
-  public convenience init(profiler: Profiler? = nil) {
+  package convenience init(profiler: Profiler? = nil) {
     self.init(storage: Storage(profiler: profiler), owner: nil, rank: Int.max)
   }
 

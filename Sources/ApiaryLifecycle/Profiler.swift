@@ -22,10 +22,10 @@ public final class Profiler: Sendable {
 
   private let entries = Locked<[Entry]>([])
 
-  public init() {}
+  package init() {}
 
   /// Adds one measurement.
-  public func record(subject: String, phase: LifecyclePhase, duration: Duration) {
+  package func record(subject: String, phase: LifecyclePhase, duration: Duration) {
     entries.withLock {
       $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count))
     }
@@ -39,34 +39,12 @@ public final class Profiler: Sendable {
     recorded.sorted { ($0.duration, -$0.sequence) > ($1.duration, -$1.sequence) }
   }
 
-  /// A plain-text table, slowest first.
-  public func table() -> String {
-    let rows = slowestFirst
-    let width = max(7, rows.map(\.subject.count).max() ?? 0)
-    var lines = ["subject".padding(width) + "  phase     duration"]
-    for entry in rows {
-      lines.append(
-        entry.subject.padding(width) + "  " + entry.phase.rawValue.padding(8) + "  "
-          + Self.format(entry.duration))
-    }
-    return lines.joined(separator: "\n")
-  }
-
-  /// A JSON array of `{"subject", "phase", "microseconds"}` objects, slowest first.
-  public func json() -> String {
-    let items = slowestFirst.map { entry in
-      "{\"subject\":\(JSONWriter.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
-        + "\"microseconds\":\(Self.microseconds(entry.duration))}"
-    }
-    return "[" + items.joined(separator: ",") + "]"
-  }
-
-  static func microseconds(_ duration: Duration) -> Int64 {
+  package static func microseconds(_ duration: Duration) -> Int64 {
     duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
   }
 
   /// `1.234 ms`, `56 µs`, `2.5 s`.
-  static func format(_ duration: Duration) -> String {
+  package static func format(_ duration: Duration) -> String {
     let micros = microseconds(duration)
     if micros < 1_000 { return "\(micros) µs" }
     if micros < 1_000_000 { return "\(Double(micros / 10) / 100) ms" }

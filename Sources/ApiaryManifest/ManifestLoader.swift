@@ -18,14 +18,14 @@ import Foundation
 /// for problem in set.problems { print(problem) }
 /// // Manifests/modules/notes.json:6:19 modules[0].priorty: unknown key 'priorty' (did you mean 'priority'?)
 /// ```
-public struct ManifestLoader: Sendable {
+package struct ManifestLoader: Sendable {
   /// Checks the Swift type names the given modules use: one list of problems a module, in
   /// order. The kernel layer supplies it (`ManifestLoader(catalog:)`); without it, names are
   /// not checked against types.
   package let checkTypes: (@Sendable ([ModuleManifest]) -> [[ManifestProblem]])?
 
   /// A loader that checks manifests' structure and cross-references but not their type names.
-  public init() {
+  package init() {
     self.checkTypes = nil
   }
 
@@ -35,7 +35,7 @@ public struct ManifestLoader: Sendable {
 
   /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
   /// the whole set (see ``validate(application:modules:checkTypes:)``).
-  public func load(directory: String) -> ManifestSet {
+  package func load(directory: String) -> ManifestSet {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
     guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
@@ -86,7 +86,7 @@ public struct ManifestLoader: Sendable {
 
   /// Reads one module manifest file without cross-validation (the kernel validates modules
   /// added at run time together with those already loaded).
-  public func decodeModules(file: String) -> ManifestSet {
+  package func decodeModules(file: String) -> ManifestSet {
     switch Self.read(file) {
     case .failure(let problem): ManifestSet(problems: [problem], files: [file])
     case .success(let data): Self.decodeModules(data, file: file)
@@ -98,7 +98,7 @@ public struct ManifestLoader: Sendable {
   /// ```swift
   /// let set = ManifestLoader.decodeModules(Data(json.utf8), file: "notes.json")
   /// ```
-  public static func decodeModules(_ data: Data, file: String) -> ManifestSet {
+  package static func decodeModules(_ data: Data, file: String) -> ManifestSet {
     let (root, problems) = parse(data, file: file)
     var decoder = ManifestDecoder(file: file)
     let modules = root.map { decoder.moduleFile($0) } ?? []

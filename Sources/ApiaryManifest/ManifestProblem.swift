@@ -15,7 +15,7 @@ public struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertibl
   /// What is wrong: what was expected and what was found.
   public var message: String
 
-  public init(_ kind: Kind, at location: SourceLocation, _ message: String) {
+  package init(_ kind: Kind, at location: SourceLocation, _ message: String) {
     self.kind = kind
     self.location = location
     self.message = message

@@ -8,17 +8,17 @@
 ///   return
 /// }
 /// ```
-public struct ManifestSet: Sendable, Hashable {
+package struct ManifestSet: Sendable, Hashable {
   /// The application manifest; nil when it is missing or lacks a usable name or scheme.
-  public var application: ApplicationManifest?
+  package var application: ApplicationManifest?
   /// Every declared module, enabled or not, in file then array order.
-  public var modules: [ModuleManifest]
+  package var modules: [ModuleManifest]
   /// Every problem found, in file order; empty when the manifests are valid.
-  public var problems: [ManifestProblem]
+  package var problems: [ManifestProblem]
   /// The files read, in order.
-  public var files: [String]
+  package var files: [String]
 
-  public init(
+  package init(
     application: ApplicationManifest? = nil, modules: [ModuleManifest] = [],
     problems: [ManifestProblem] = [], files: [String] = []
   ) {
@@ -29,5 +29,5 @@ public struct ManifestSet: Sendable, Hashable {
   }
 
   /// The enabled modules, the ones an application loads.
-  public var enabledModules: [ModuleManifest] { modules.filter(\.isEnabled) }
+  package var enabledModules: [ModuleManifest] { modules.filter(\.isEnabled) }
 }

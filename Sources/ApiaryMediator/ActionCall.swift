@@ -13,7 +13,7 @@ public struct ActionCall: Sendable {
   public let params: [String: any Sendable]
   public let origin: Origin
 
-  public init(target: String, action: String, params: [String: any Sendable], origin: Origin) {
+  package init(target: String, action: String, params: [String: any Sendable], origin: Origin) {
     self.target = target
     self.action = action
     self.params = params

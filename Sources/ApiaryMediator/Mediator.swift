@@ -26,7 +26,7 @@ public final class Mediator: Sendable {
   /// Where calls that find no target or action go after the target's not-found handler. It
   /// receives the parameters `target`, `action`, `params` (the original parameters) and
   /// `origin` (`"local"` or the URL).
-  public let fallback: ActionReference?
+  package let fallback: ActionReference?
   private let catalog: TypeCatalog
   private let state = Locked(State())
 
@@ -48,7 +48,7 @@ public final class Mediator: Sendable {
     var nextInterceptorID = 0
   }
 
-  public init(scheme: String, catalog: TypeCatalog, fallback: ActionReference? = nil) {
+  package init(scheme: String, catalog: TypeCatalog, fallback: ActionReference? = nil) {
     self.scheme = scheme
     self.catalog = catalog
     self.fallback = fallback
@@ -111,12 +111,12 @@ public final class Mediator: Sendable {
 
   /// Removes every target owned by `owner` and drops their cached instances; later calls take
   /// the not-found path. Calls already running finish normally.
-  public func removeTargets(ownedBy owner: String) {
+  package func removeTargets(ownedBy owner: String) {
     removeTargets(ownedBy: [owner])
   }
 
   /// Removes the targets of several owners in one pass (the kernel's shutdown).
-  public func removeTargets(ownedBy owners: Set<String>) {
+  package func removeTargets(ownedBy owners: Set<String>) {
     let removed = state.withLock { state in
       let removed = state.targets.values.filter { owners.contains($0.owner) }
       guard !removed.isEmpty else { return removed }
@@ -146,7 +146,7 @@ public final class Mediator: Sendable {
   }
 
   /// Every target with its owner, type and declared actions, sorted by target and action name.
-  public func targets() -> [TargetInfo] {
+  package func targets() -> [TargetInfo] {
     let boxes = state.withLock { Array($0.targets.values) }
     return boxes.map { box in
       TargetInfo(

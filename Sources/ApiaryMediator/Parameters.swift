@@ -16,7 +16,7 @@ public struct Parameters: Sendable {
   public let target: String
   public let action: String
 
-  public init(_ values: [String: any Sendable], target: String = "", action: String = "") {
+  package init(_ values: [String: any Sendable], target: String = "", action: String = "") {
     self.values = values
     self.target = target
     self.action = action

@@ -9,17 +9,17 @@ import ApiarySupport
 ///                  //   create(title: string, pinned: bool = false) -> object [remote]
 /// }
 /// ```
-public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
-  public let name: String
+package struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
+  package let name: String
   /// The module that declared the target.
-  public let owner: String
-  public let type: String
+  package let owner: String
+  package let type: String
   /// The declared actions, sorted by name.
-  public let actions: [ActionManifest]
+  package let actions: [ActionManifest]
   /// Whether a cached instance exists right now.
-  public let isCached: Bool
+  package let isCached: Bool
 
-  public var description: String {
+  package var description: String {
     var lines = ["\(name) (module \(owner), \(type))"]
     for action in actions {
       let parameters = action.parameters.map { parameter in

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary plan [DIR]`: the boot order.
 enum PlanCommand: HostCommand {

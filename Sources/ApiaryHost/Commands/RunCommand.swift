@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary run`: boot, serve URLs from standard input until SIGINT/SIGTERM or end of input,
 /// shut down in reverse.
