@@ -428,25 +428,10 @@ struct ManifestDecoder {
   }
 
   static func isIdentifier(_ name: String) -> Bool {
-    guard let first = name.utf8.first, isLetter(first) else { return false }
-    return name.utf8.allSatisfy {
-      isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
-    }
+    isASCIIName(name, also: "_-")
   }
 
   static func isURLScheme(_ scheme: String) -> Bool {
-    guard let first = scheme.utf8.first, isLetter(first) else { return false }
-    return scheme.utf8.allSatisfy {
-      isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
-        || $0 == UInt8(ascii: ".")
-    }
-  }
-
-  private static func isLetter(_ byte: UInt8) -> Bool {
-    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-  }
-
-  private static func isDigit(_ byte: UInt8) -> Bool {
-    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    isASCIIName(scheme, also: "+-.")
   }
 }

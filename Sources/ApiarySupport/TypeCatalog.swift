@@ -33,7 +33,7 @@ public final class TypeCatalog: Sendable {
   static func runtimeLookup(_ name: String) -> Any.Type? {
     let components = name.split(separator: ".", omittingEmptySubsequences: false)
     guard components.count >= 2, components.count <= 4,
-      components.allSatisfy(isIdentifier)
+      components.allSatisfy({ isASCIIName($0, underscoreFirst: true, also: "_") })
     else { return nil }
     if let type = _typeByName(name) { return type }
     // Protocols, structs and enums are found only by mangled name. The outer components may be
@@ -51,15 +51,5 @@ public final class TypeCatalog: Sendable {
       }
     }
     return nil
-  }
-
-  private static func isIdentifier(_ text: Substring) -> Bool {
-    guard let first = text.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-    else { return false }
-    return text.utf8.allSatisfy { byte in
-      byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
   }
 }
