@@ -6,9 +6,10 @@ import ApiarySupport
 /// ```swift
 /// let kernel = try Kernel(application: app, modules: modules)
 /// try await kernel.boot()
-/// print(kernel.profiler.table())      // slowest first
-/// print(kernel.profiler.json())       // for tools
+/// for entry in kernel.profiler.slowestFirst { print(entry.subject, entry.phase, entry.duration) }
 /// ```
+///
+/// `ApiaryTooling` adds the reports `apiary run --profile` prints: `table()` and `json()`.
 public final class Profiler: Sendable {
   /// One timed call.
   public struct Entry: Sendable, Hashable {

@@ -56,15 +56,17 @@ public final class Mediator: Sendable {
 
   // MARK: Targets
 
-  /// Adds a module's declared targets; each is created lazily with `context`. Fails, adding
-  /// nothing, when a type is unknown or not a ``Target``, a declared action is not implemented,
-  /// a default does not fit its parameter, or a target name is taken.
+  /// Adds a module's declared targets; each is created lazily by `maker`, which the kernel
+  /// supplies with the module's context. Fails, adding nothing, when a type is unknown or cannot
+  /// be made by `maker` (not a `Target`), a declared action is not implemented, a default does
+  /// not fit its parameter, or a target name is taken.
   ///
   /// A target whose `type` is empty is found by convention: `NotesPlugin.NotesModule`'s target
   /// `notes` is `NotesPlugin.NotesTarget`.
   ///
   /// ```swift
-  /// try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
+  /// try mediator.addTargets(
+  ///   manifest.targets, owner: manifest.name, moduleType: manifest.type, maker: maker)
   /// // …when the module is unloaded:
   /// mediator.removeTargets(ownedBy: manifest.name)
   /// ```
