@@ -1,4 +1,4 @@
-import Foundation
+import ApiarySupport
 
 /// A service resolved on first `get()` and kept afterwards; breaks cycles and defers costly
 /// creation. Safe to share between threads when `T` is `Sendable`.
@@ -13,8 +13,7 @@ import Foundation
 public final class Lazy<T> {
   private let resolver: Resolver
   private let name: String?
-  private let lock = NSLock()
-  private var value: T?
+  private let value = Locked<T?>(nil)
 
   init(resolver: Resolver, name: String?) {
     self.resolver = resolver
@@ -24,21 +23,16 @@ public final class Lazy<T> {
   /// The instance, resolved on the first call (outside the lock; if two threads race, both
   /// get the first instance stored).
   public func get() throws(ContainerError) -> T {
-    lock.lock()
-    if let value {
-      lock.unlock()
-      return value
-    }
-    lock.unlock()
+    if let existing = value.withLock({ $0 }) { return existing }
     let resolved = try resolver.resolve(T.self, name: name)
-    lock.lock()
-    defer { lock.unlock() }
-    if let value { return value }
-    value = resolved
-    return resolved
+    return value.withLock { slot in
+      if let existing = slot { return existing }
+      slot = resolved
+      return resolved
+    }
   }
 }
 
-/// `value` is read and written only while holding `lock`; the rest is immutable, and `T`
+/// `value` is a `Locked` (read and written only under its lock); the rest is immutable, and `T`
 /// itself is `Sendable`, so handing the instance to several threads is safe.
 extension Lazy: @unchecked Sendable where T: Sendable {}

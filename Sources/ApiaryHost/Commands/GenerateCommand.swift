@@ -29,7 +29,7 @@ enum GenerateCommand: HostCommand {
     }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
     let source = WrapperGenerator.swiftSource(
-      for: set.modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
+      for: set.enabledModules.flatMap(\.targets), imports: imports)
     guard let output = arguments.options["--output"] else {
       FileHandle.standardOutput.write(Data(source.utf8))
       return ExitStatus.success

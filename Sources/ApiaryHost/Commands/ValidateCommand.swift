@@ -27,7 +27,7 @@ enum ValidateCommand: HostCommand {
       Output.out("\(directory): \(error)")
       return ExitStatus.failure
     }
-    let enabled = set.modules.filter(\.isEnabled).count
+    let enabled = set.enabledModules.count
     Output.out(
       "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"
         + " in \(set.files.count) file\(set.files.count == 1 ? "" : "s")")
