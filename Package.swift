@@ -1,6 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The runtime's layers, lowest first. Each target imports only targets listed before it, so the
+/// compiler enforces the direction: Support ← Manifest, Container, Lifecycle ← Mediator ← Kernel.
+/// These are the plugin ABI: `Scripts/abi-hash` hashes their sources.
+let runtime: [Target] = [
+  .target(name: "ApiarySupport"),
+  .target(name: "ApiaryManifest", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryContainer", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryLifecycle", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryMediator", dependencies: ["ApiarySupport", "ApiaryManifest"]),
+  .target(
+    name: "ApiaryKernel",
+    dependencies: [
+      "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle", "ApiaryMediator",
+    ]
+  ),
+  // The umbrella plugins, tests and the host import: `import Apiary` re-exports every layer.
+  .target(name: "Apiary", dependencies: ["ApiaryKernel"]),
+  // The plugin header: the descriptor macro, and the host's facts compiled from it.
+  .target(name: "ApiaryPlugin"),
+]
+
 let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
@@ -8,25 +29,29 @@ let package = Package(
     // One shared library holds the runtime, the plugin header's host facts and the host's
     // commands, so the host and every plugin bind to one copy of each type.
     .library(
-      name: "Apiary", type: .dynamic, targets: ["Apiary", "ApiaryPlugin", "ApiaryCommands"]),
+      name: "Apiary", type: .dynamic,
+      targets: runtime.map(\.name) + ["ApiaryTooling", "ApiaryCommands"]),
     // A launcher that opens libApiary.so and calls `apiary_main`.
     .executable(name: "apiary", targets: ["ApiaryLauncher"]),
   ],
-  targets: [
-    .target(name: "Apiary"),
-    .target(name: "ApiaryPlugin"),
+  targets: runtime + [
+    // What only the host needs, outside the runtime: the client generator and renderers.
+    .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
     // Stand-in for branch `gate` (PLUGIN-DESIGN.md §5); deleted when `gate` lands.
     .target(name: "ApiaryPluginGate", path: "Sources/GateStandIn", exclude: ["README.md"]),
     .target(
       name: "ApiaryCommands",
-      dependencies: ["Apiary", "ApiaryPlugin", "ApiaryPluginGate"]
+      dependencies: ["Apiary", "ApiaryTooling", "ApiaryPlugin", "ApiaryPluginGate"]
     ),
     .executableTarget(name: "ApiaryLauncher"),
-    .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
     .testTarget(
-      name: "ApiaryHostTests",
-      dependencies: ["ApiaryLauncher"]
+      name: "ApiaryTests",
+      dependencies: [
+        "Apiary", "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle",
+        "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
+      ]
     ),
+    .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ],
   swiftLanguageModes: [.v6]
 )

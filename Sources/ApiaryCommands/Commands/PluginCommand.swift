@@ -16,7 +16,7 @@ enum PluginCommand: HostCommand {
     host      print what this host was built with (Apiary version, ABI hash, compiler, triple);
               a plugin's descriptor must match
     """
-  static let flags: Set<String> = []
+  static let positionals = 3
   static let options: Set<String> = ["--apiary"]
 
   static func run(_ arguments: Arguments) async -> Int32 {

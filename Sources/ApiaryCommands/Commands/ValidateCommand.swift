@@ -12,16 +12,9 @@ enum ValidateCommand: HostCommand {
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
     were any. DIR defaults to \(Host.defaultManifests).
     """
-  static let flags: Set<String> = []
-  static let options: Set<String> = []
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     var loader = ApplicationLoader(plugins: .gateOnly)
     let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
     do {

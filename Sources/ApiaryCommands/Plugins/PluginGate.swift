@@ -6,7 +6,10 @@ import ApiaryPluginGate
 enum PluginGate {
   /// The Swift modules of libApiary.so that make up the plugin ABI: a plugin that defines
   /// symbols of one of them embeds its own copy and is refused.
-  static let abiModules = ["Apiary"]
+  static let abiModules = [
+    "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle", "ApiaryMediator",
+    "ApiaryKernel", "Apiary", "ApiaryTooling", "ApiaryCommands",
+  ]
 
   /// What this host was built with, from the same header macros plugins compile.
   static var host: HostFacts {
