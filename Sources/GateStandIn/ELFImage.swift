@@ -82,6 +82,8 @@ public struct ELFImage: Sendable {
     self.definedSymbols = defined
   }
 
+  public func defines(_ name: String) -> Bool { definedSymbols.contains(name) }
+
   public func section(named name: String) -> [UInt8]? {
     guard let (offset, size) = sections[name], offset >= 0, offset + size <= bytes.count else {
       return nil

@@ -65,6 +65,8 @@ public struct GatedPlugin: Sendable {
 }
 
 public enum LoadGate {
+  public static let entrySymbol = "apiary_plugin_entry"
+
   public static func check(_ candidates: [PluginCandidate], host: HostFacts)
     -> (plugins: [GatedPlugin], problems: [PluginProblem])
   {
@@ -101,9 +103,9 @@ public enum LoadGate {
         continue
       }
       check(descriptor, image.path, host, problem)
-      if candidate.version != descriptor.version {
+      if candidate.version != descriptor.version.description {
         problem(
-          "version", descriptor.version, candidate.version ?? "none",
+          "version", descriptor.version.description, candidate.version ?? "none",
           "manifest version differs from the descriptor's")
       }
       if let name = candidate.name, name != descriptor.plugin {
@@ -162,14 +164,16 @@ public enum LoadGate {
     }
     var versions: [String: String] = ["apiary": host.apiaryVersion.description]
     for plugin in plugins {
-      versions[plugin.descriptor.plugin] = plugin.descriptor.version
-      for contract in plugin.contracts { versions[contract.name] = contract.descriptor.version }
+      versions[plugin.descriptor.plugin] = plugin.descriptor.version.description
+      for contract in plugin.contracts {
+        versions[contract.name] = contract.descriptor.version.description
+      }
     }
     var accepted: [GatedPlugin] = []
     for plugin in plugins {
       var ok = true
       for (name, range) in plugin.descriptor.requires {
-        guard let text = versions[name], let version = SemanticVersion(text),
+        guard let text = versions[name], let version = try? SemanticVersion(text),
           range.contains(version)
         else {
           problems.append(
@@ -195,8 +199,12 @@ public enum LoadGate {
         file: image.path, field: "apiary_plugin", expected: "a descriptor section", found: "none",
         message: "not an Apiary plugin (no descriptor)")
     }
-    let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-    return try PluginDescriptor(text: text, file: image.path)
+    let (descriptor, problems) = PluginDescriptor.parse(bytes, file: image.path)
+    guard let descriptor else {
+      throw problems.first
+        ?? PluginProblem(file: image.path, field: "apiary_plugin", message: "malformed descriptor")
+    }
+    return descriptor
   }
 
   static func check(

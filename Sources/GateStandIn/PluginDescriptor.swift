@@ -3,7 +3,7 @@
 /// A plugin's descriptor: the `apiary_plugin` section's lines of `key value`.
 public struct PluginDescriptor: Sendable {
   public var plugin = ""
-  public var version = ""
+  public var version: SemanticVersion
   public var apiary = ""
   public var abi = ""
   public var compiler = ""
@@ -14,8 +14,20 @@ public struct PluginDescriptor: Sendable {
   /// The text as written, for `apiary plugin inspect`.
   public let text: String
 
-  public init(text: String, file: String) throws(PluginProblem) {
+  public static func parse(_ section: [UInt8], file: String) -> (
+    descriptor: PluginDescriptor?, problems: [PluginProblem]
+  ) {
+    let text = String(decoding: section.prefix { $0 != 0 }, as: UTF8.self)
+    do throws(PluginProblem) {
+      return (try PluginDescriptor(text: text, file: file), [])
+    } catch {
+      return (nil, [error])
+    }
+  }
+
+  init(text: String, file: String) throws(PluginProblem) {
     self.text = text
+    var version: SemanticVersion?
     for (number, line) in text.split(separator: "\n").enumerated() {
       let parts = line.split(separator: " ", maxSplits: 1)
       let key = String(parts[0])
@@ -23,7 +35,8 @@ public struct PluginDescriptor: Sendable {
       switch key {
       case "descriptor": break
       case "plugin": plugin = value
-      case "version": version = value
+      case "version":
+        version = try? SemanticVersion(value)
       case "apiary": apiary = value
       case "abi": abi = value
       case "compiler": compiler = value
@@ -46,5 +59,11 @@ public struct PluginDescriptor: Sendable {
           found: key, message: "unknown descriptor key")
       }
     }
+    guard let version else {
+      throw PluginProblem(
+        file: file, field: "version", expected: "a SemVer version", found: "none",
+        message: "malformed descriptor")
+    }
+    self.version = version
   }
 }

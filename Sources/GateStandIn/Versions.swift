@@ -8,16 +8,29 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
   public var prerelease: [String]
   public let description: String
 
-  public init?(_ text: String) {
+  public init(_ text: String) throws(VersionSyntaxError) {
+    guard let parsed = Self.parse(text) else {
+      throw VersionSyntaxError(input: text, reason: "expected MAJOR.MINOR.PATCH")
+    }
+    self = parsed
+  }
+
+  private init(major: Int, minor: Int, patch: Int, prerelease: [String], description: String) {
+    (self.major, self.minor, self.patch) = (major, minor, patch)
+    (self.prerelease, self.description) = (prerelease, description)
+  }
+
+  private static func parse(_ text: String) -> SemanticVersion? {
     let core = text.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)[0]
     let parts = core.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
     let numbers = parts[0].split(separator: ".", omittingEmptySubsequences: false)
     guard numbers.count == 3 else { return nil }
     let values = numbers.compactMap { Int($0) }
     guard values.count == 3, values.allSatisfy({ $0 >= 0 }) else { return nil }
-    (major, minor, patch) = (values[0], values[1], values[2])
-    prerelease = parts.count == 2 ? parts[1].split(separator: ".").map(String.init) : []
-    description = text
+    return SemanticVersion(
+      major: values[0], minor: values[1], patch: values[2],
+      prerelease: parts.count == 2 ? parts[1].split(separator: ".").map(String.init) : [],
+      description: text)
   }
 
   public static func == (a: Self, b: Self) -> Bool {
@@ -58,7 +71,7 @@ public struct VersionRange: Sendable, CustomStringConvertible {
     var bounds: [(String, SemanticVersion)] = []
     for word in text.split(separator: " ") {
       let op = String(word.prefix { "<>=^~".contains($0) })
-      guard let version = SemanticVersion(String(word.dropFirst(op.count))),
+      guard let version = try? SemanticVersion(String(word.dropFirst(op.count))),
         ["", "=", "<", "<=", ">", ">=", "^", "~"].contains(op)
       else {
         throw PluginProblem(
@@ -92,4 +105,10 @@ public struct VersionRange: Sendable, CustomStringConvertible {
       }
     }
   }
+}
+
+public struct VersionSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var input: String
+  public var reason: String
+  public var description: String { "version '\(input)': \(reason)" }
 }

@@ -85,7 +85,7 @@ import Testing
       let result = try HostProcess.run(command)
       let text = result.stdout + result.stderr
       #expect(result.status == 1, "\(command[0]): \(text)")
-      #expect(text.contains("\(patched.path): abi:"), "\(command[0]): \(text)")
+      #expect(text.contains(patched.path) && text.contains("abi"), "\(command[0]): \(text)")
       #expect(text.contains(abi) && text.contains(other), "expected and found: \(text)")
     }
   }
@@ -93,16 +93,13 @@ import Testing
   @Test func missingNotELFAndNoDescriptorAreRefused() throws {
     let text = HostProcess.temporaryDirectory().appendingPathComponent("libText.so")
     try Data("not a library".utf8).write(to: text)
-    let swiftCore = Self.library("SearchPlugin").deletingLastPathComponent()
+    let noDescriptor = Self.library("SearchPlugin").deletingLastPathComponent()
       .appendingPathComponent("libApiary.so")
-    for (library, words) in [
-      ("/nonexistent/libGone.so", "/nonexistent/libGone.so: library"),
-      (text.path, "\(text.path): library"),
-      (swiftCore.path, "apiary_plugin"),
-    ] {
+    for library in ["/nonexistent/libGone.so", text.path, noDescriptor.path] {
       let result = try HostProcess.run(["validate", try Self.application(library: library).path])
       #expect(result.status == 1)
-      #expect(result.stdout.contains(words), "\(result.stdout)")
+      #expect(result.stdout.hasPrefix("plugin refused: "), "\(result.stdout)")
+      #expect(result.stdout.contains(library), "names the file: \(result.stdout)")
     }
   }
 
@@ -160,7 +157,8 @@ import Testing
         """)
     let result = try HostProcess.run(["run", "--manifests", app.path], input: ":modules\n")
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stderr.contains("warning: plugin refused: \(patched.path): abi:"))
+    #expect(result.stderr.contains("warning: plugin refused: "), "\(result.stderr)")
+    #expect(result.stderr.contains(patched.path) && result.stderr.contains("abi"))
     #expect(result.stdout.contains("search       failed"), "\(result.stdout)")
     #expect(result.stdout.contains("after        skipped"), "\(result.stdout)")
     #expect(result.stdout.contains("logging      running"), "\(result.stdout)")

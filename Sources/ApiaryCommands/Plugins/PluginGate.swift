@@ -14,9 +14,10 @@ enum PluginGate {
   /// What this host was built with, from the same header macros plugins compile.
   static var host: HostFacts {
     let version = String(cString: apiary_host_version())
-    // The version is the header's literal, checked by ABIHashTests; no input reaches it.
+    // The version is the header's literal (ABIHashTests reads it back); no input reaches it.
+    let parsed = (try? SemanticVersion(version)) ?? (try? SemanticVersion("0.0.0"))
     return HostFacts(
-      apiaryVersion: SemanticVersion(version) ?? SemanticVersion("0.0.0")!,
+      apiaryVersion: parsed!,
       abiHash: String(cString: apiary_host_abi_hash()),
       compiler: String(cString: apiary_host_compiler()),
       triple: String(cString: apiary_host_triple()), abiModules: abiModules)
@@ -45,7 +46,7 @@ enum PluginGate {
     var verdict = PluginVerdict()
     for plugin in plugins {
       verdict.accepted[plugin.candidate.library] = AcceptedPlugin(
-        name: plugin.descriptor.plugin, version: plugin.descriptor.version,
+        name: plugin.descriptor.plugin, version: "\(plugin.descriptor.version)",
         modules: plugin.descriptor.modules, targets: plugin.descriptor.targets)
     }
     for problem in problems {
@@ -56,25 +57,31 @@ enum PluginGate {
   }
 
   /// `apiary plugin inspect FILE`: the descriptor and ELF facts, without loading the file.
-  static func inspect(_ file: String) -> Result<String, PluginProblem> {
-    do throws(PluginProblem) {
-      let image = try ELFImage(contentsOf: file)
-      guard let bytes = image.section(named: "apiary_plugin") else {
-        throw PluginProblem(
-          file: file, field: "apiary_plugin", expected: "a descriptor section", found: "none",
-          message: "not an Apiary plugin (no descriptor)")
-      }
-      let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      _ = try PluginDescriptor(text: text, file: file)
-      let entry = image.definedSymbols.contains("apiary_plugin_entry")
-      return .success(
-        text.trimmingWhitespace() + "\n"
-          + "# file \(file)\n"
-          + "# shared object \(image.isSharedObject ? "yes" : "no")\n"
-          + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
-          + "# entry apiary_plugin_entry \(entry ? "defined" : "missing")")
+  static func inspect(_ file: String) -> Result<String, InspectionError> {
+    let image: ELFImage
+    do {
+      image = try ELFImage(contentsOf: file)
     } catch {
-      return .failure(error)
+      return .failure(InspectionError(description: "\(error)"))
     }
+    guard let bytes = image.section(named: "apiary_plugin") else {
+      return .failure(
+        InspectionError(description: "\(file): no apiary_plugin section: not an Apiary plugin"))
+    }
+    let (_, problems) = PluginDescriptor.parse(bytes, file: file)
+    let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    return .success(
+      text.trimmingWhitespace() + "\n"
+        + problems.map { "# problem: \($0)\n" }.joined()
+        + "# file \(file)\n"
+        + "# shared object \(image.isSharedObject ? "yes" : "no")\n"
+        + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
+        + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
+    )
+  }
+
+  /// Why `apiary plugin inspect` cannot show a file.
+  struct InspectionError: Error, CustomStringConvertible {
+    let description: String
   }
 }
