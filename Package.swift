@@ -13,12 +13,14 @@ let package = Package(
   ],
   targets: [
     .target(name: "Apiary"),
+    .target(name: "ApiaryPluginGate"),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
       dependencies: ["Apiary"] + plugins.map { .target(name: $0) }
     ),
     .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
+    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(
       name: "ApiaryHostTests",
       dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
