@@ -213,7 +213,7 @@ public struct PluginDescriptor: Sendable, Hashable {
         do throws(VersionSyntaxError) {
           _ = try SemanticVersion(value)
         } catch {
-          problem(line, key, error.reason, expected: "a SemVer version like 1.2.3", found: "'\(value)'")
+          problem(line, key, "'\(value)' is not a SemVer version: \(error.reason)")
         }
       case "abi":
         if !value.allSatisfy(\.isHexDigit) {
