@@ -296,14 +296,15 @@ struct GateRun {
     guard !modules.isEmpty else { return [] }
     let names = modules.map { Array($0.utf8) }
     var counts = [Int](repeating: 0, count: names.count)
-    var examples = [String](repeating: "", count: names.count)
+    var examples = [String](repeating: "", count: names.count)  // the first in name order
     image.symbols.forEach { symbol, defined in
       guard defined, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
         let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
         let which = names.firstIndex(where: { $0.elementsEqual(module) })
       else { return }
       counts[which] += 1
-      if examples[which].isEmpty { examples[which] = String(decoding: symbol, as: UTF8.self) }
+      let name = String(decoding: symbol, as: UTF8.self)
+      if examples[which].isEmpty || name < examples[which] { examples[which] = name }
     }
     return modules.indices.filter { counts[$0] > 0 }.map { which in
       let module = modules[which]

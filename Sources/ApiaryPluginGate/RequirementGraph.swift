@@ -116,6 +116,7 @@ struct RequirementGraph {
           let members = path[first...].map(\.node)
           let names = (members + [target]).map { libraries[$0].descriptor?.plugin ?? "?" }
           let line = edges[target][path[first].next - 1].line
+          faulted.formUnion(members)  // all refused; the one problem below says why
           problems.append(
             refuse(
               target,
