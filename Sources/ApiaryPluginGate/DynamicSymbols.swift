@@ -4,7 +4,7 @@ struct DynamicSymbols: Sendable {
   let strings: [UInt8]
 
   /// Calls `body` with each global or weak symbol's name bytes and whether it is defined here.
-  func forEach(_ body: (ArraySlice<UInt8>, Bool) -> Void) {
+  func forEachSymbol(_ body: (ArraySlice<UInt8>, Bool) -> Void) {
     // Entry 0 is the null symbol. Each entry: st_name u32, st_info u8, st_other u8,
     // st_shndx u16, st_value u64, st_size u64.
     for base in stride(from: 24, to: entries.count - 23, by: 24) {
@@ -19,7 +19,7 @@ struct DynamicSymbols: Sendable {
 
   func names(defined wanted: Bool) -> [String] {
     var names: [String] = []
-    forEach { name, defined in
+    forEachSymbol { name, defined in
       if defined == wanted { names.append(String(decoding: name, as: UTF8.self)) }
     }
     return names

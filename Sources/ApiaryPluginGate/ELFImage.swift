@@ -57,7 +57,9 @@ public struct ELFImage: Sendable {
     sectionNames = layout.sections.map(\.name)
     var contents: [String: [UInt8]] = [:]
     for name in [".comment", PluginDescriptor.sectionName] {
-      if let section = layout.section(named: name) { contents[name] = try layout.contents(of: section) }
+      if let section = layout.section(named: name) {
+        contents[name] = try layout.contents(of: section)
+      }
     }
     comment = (contents[".comment"] ?? []).split(separator: 0).map {
       String(decoding: $0, as: UTF8.self)
@@ -131,7 +133,7 @@ public struct ELFImage: Sendable {
   public func defines(_ name: String) -> Bool {
     let wanted = Array(name.utf8)
     var found = false
-    symbols.forEach { symbol, defined in
+    symbols.forEachSymbol { symbol, defined in
       if defined && !found && symbol.elementsEqual(wanted) { found = true }
     }
     return found

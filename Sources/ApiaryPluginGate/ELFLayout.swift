@@ -26,7 +26,8 @@ struct ELFLayout {
       throw PluginProblem(
         .notELF, file: file.path, expected: "an ELF shared library (starting with \\x7fELF)",
         found: Self.describeStart(ident),
-        hint: "a plugin library is the .so file that 'swift build' writes to .build/<configuration>/")
+        hint:
+          "a plugin library is the .so file that 'swift build' writes to .build/<configuration>/")
     }
     guard ident[4] == 2 else {
       throw PluginProblem(
@@ -98,7 +99,8 @@ struct ELFLayout {
     guard count <= (file.size - offset) / 64 else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shnum",
-        expected: "at most \((file.size - offset) / 64) section headers in the file's remaining \(file.size - offset) bytes",
+        expected:
+          "at most \((file.size - offset) / 64) section headers in the file's remaining \(file.size - offset) bytes",
         found: "\(count)")
     }
     let table = try file.read(offset: offset, count: count * 64, what: "section header table")

@@ -3,7 +3,7 @@
 /// ```swift
 /// let machine = ELFMachine(rawValue: 62)
 /// print(machine)  // x86-64 (EM_X86_64 = 62)
-/// assert(ELFMachine.host == .x86_64 || ELFMachine.host == .aarch64)
+/// assert(ELFMachine.host == .amd64 || ELFMachine.host == .aarch64)
 /// ```
 public struct ELFMachine: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   /// The `e_machine` number.
@@ -20,8 +20,8 @@ public struct ELFMachine: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let i386 = ELFMachine(rawValue: 3)
   /// `EM_ARM`.
   public static let arm = ELFMachine(rawValue: 40)
-  /// `EM_X86_64`.
-  public static let x86_64 = ELFMachine(rawValue: 62)
+  /// `EM_X86_64` (x86-64, AMD64).
+  public static let amd64 = ELFMachine(rawValue: 62)
   /// `EM_AARCH64`.
   public static let aarch64 = ELFMachine(rawValue: 183)
   /// `EM_RISCV`.
@@ -34,7 +34,7 @@ public struct ELFMachine: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// The processor this code was compiled for.
   public static var host: ELFMachine {
     #if arch(x86_64)
-      .x86_64
+      .amd64
     #elseif arch(arm64)
       .aarch64
     #elseif arch(i386)

@@ -56,7 +56,8 @@ struct GateRun {
     for index in libraries.indices {
       checkLibrary(index, watched: watched)
       problems += libraries[index].problems
-      for (position, candidate) in candidates.enumerated() where candidateLibrary[position] == index {
+      for (position, candidate) in candidates.enumerated() where candidateLibrary[position] == index
+      {
         let found = checkClaims(candidate, against: index, hashes: &hashes)
         if !found.isEmpty { refusedCandidates.insert(position) }
         problems += found
@@ -81,7 +82,8 @@ struct GateRun {
         guard let descriptor = libraries[index].descriptor else { return nil }
         return .init(name: descriptor.plugin, path: libraries[index].path, descriptor: descriptor)
       }
-      plugins.append(GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
+      plugins.append(
+        GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
     }
     return (plugins, problems)
   }
@@ -215,7 +217,8 @@ struct GateRun {
       ]
       found.append(
         PluginProblem(
-          .notSharedObject, file: image.path, field: "e_type", expected: "ET_DYN (3): a shared library",
+          .notSharedObject, file: image.path, field: "e_type",
+          expected: "ET_DYN (3): a shared library",
           found: kinds[image.fileType] ?? "\(image.fileType)",
           hint: "build the plugin as a .dynamic library product"))
     }
@@ -236,9 +239,11 @@ struct GateRun {
     }
     if let descriptor = libraries[index].descriptor {
       found += checkBuild(descriptor, file: image.path)
-      let own = Set([descriptor.plugin] + (descriptor.modules + descriptor.targets).compactMap {
-        $0.split(separator: ".").first.map(String.init)
-      })
+      let own = Set(
+        [descriptor.plugin]
+          + (descriptor.modules + descriptor.targets).compactMap {
+            $0.split(separator: ".").first.map(String.init)
+          })
       found += embeddedCopies(in: image, of: watched.filter { !own.contains($0) })
       if libraries[index].isCandidate && !descriptor.isContractLibrary
         && !image.defines(LoadGate.entrySymbol)
@@ -247,7 +252,8 @@ struct GateRun {
           PluginProblem(
             .missingEntry, file: image.path, field: LoadGate.entrySymbol,
             expected: "a symbol defined in .dynsym",
-            found: "none (dlsym would fail: \(image.path): undefined symbol: \(LoadGate.entrySymbol))",
+            found:
+              "none (dlsym would fail: \(image.path): undefined symbol: \(LoadGate.entrySymbol))",
             hint: "the descriptor exports modules or targets, so the library must export"
               + " @_cdecl(\"\(LoadGate.entrySymbol)\"); 'apiary plugin new' scaffolds it"))
       }
@@ -297,7 +303,7 @@ struct GateRun {
     let names = modules.map { Array($0.utf8) }
     var counts = [Int](repeating: 0, count: names.count)
     var examples = [String](repeating: "", count: names.count)  // the first in name order
-    image.symbols.forEach { symbol, defined in
+    image.symbols.forEachSymbol { symbol, defined in
       guard defined, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
         let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
         let which = names.firstIndex(where: { $0.elementsEqual(module) })
@@ -324,7 +330,9 @@ struct GateRun {
   }
 
   /// The candidate's claims (name, version, sha256) against the library it names.
-  private func checkClaims(_ candidate: PluginCandidate, against index: Int, hashes: inout [Int: String])
+  private func checkClaims(
+    _ candidate: PluginCandidate, against index: Int, hashes: inout [Int: String]
+  )
     -> [PluginProblem]
   {
     let library = libraries[index]

@@ -111,7 +111,9 @@ public struct PluginDescriptor: Sendable, Hashable {
   }
 
   private struct Parser {
-    static let singleKeys = ["descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version"]
+    static let singleKeys = [
+      "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
+    ]
     static let listKeys = ["module", "target", "requires"]
 
     let file: String
@@ -150,7 +152,9 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
       var values: [String: (value: String, line: Int)] = [:]
       var lists = Lists()
-      for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
         let line = index + 1
         guard !rawLine.isEmpty else { continue }
         guard let space = rawLine.firstIndex(of: " ") else {
@@ -242,7 +246,8 @@ public struct PluginDescriptor: Sendable, Hashable {
     mutating func requirement(_ value: String, _ line: Int) -> Requirement? {
       guard let space = value.firstIndex(of: " ") else {
         problem(
-          line, "requires", expected: "'requires <name> <range>', like 'requires NotebookKit ^1.0.0'",
+          line, "requires",
+          expected: "'requires <name> <range>', like 'requires NotebookKit ^1.0.0'",
           found: "'requires \(value)'")
         return nil
       }

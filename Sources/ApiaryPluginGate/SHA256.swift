@@ -62,7 +62,9 @@ public enum SHA256 {
       let bits = length &* 8
       var tail = pending + [0x80]
       while tail.count % 64 != 56 { tail.append(0) }
-      for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+      }
       tail.withUnsafeBufferPointer { compress($0, blocks: tail.count / 64) }
       let digits = Array("0123456789abcdef".utf8)
       var text: [UInt8] = []
@@ -129,5 +131,7 @@ public enum SHA256 {
 }
 
 extension UInt32 {
-  fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+  fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
+    (self >> count) | (self << (32 - count))
+  }
 }

@@ -31,8 +31,10 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     var rest = Substring(text)
     var build: [String] = []
     if let plus = rest.firstIndex(of: "+") {
-      build = rest[rest.index(after: plus)...].split(separator: ".", omittingEmptySubsequences: false)
-        .map(String.init)
+      build = rest[rest.index(after: plus)...].split(
+        separator: ".", omittingEmptySubsequences: false
+      )
+      .map(String.init)
       rest = rest[..<plus]
       for identifier in build {
         guard !identifier.isEmpty else { throw fail("build metadata has an empty identifier") }
@@ -59,7 +61,9 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     }
     let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else {
-      throw fail("expected MAJOR.MINOR.PATCH (like 1.2.3), found \(parts.count) part\(parts.count == 1 ? "" : "s")")
+      throw fail(
+        "expected MAJOR.MINOR.PATCH (like 1.2.3), found \(parts.count) part\(parts.count == 1 ? "" : "s")"
+      )
     }
     var numbers: [Int] = []
     for (part, name) in zip(parts, ["major", "minor", "patch"]) {
@@ -69,7 +73,9 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
       guard part.count == 1 || part.first != "0" else {
         throw fail("\(name) version '\(part)' has a leading zero")
       }
-      guard let number = Int(part), number < Int.max else { throw fail("\(name) version '\(part)' is too large") }
+      guard let number = Int(part), number < Int.max else {
+        throw fail("\(name) version '\(part)' is too large")
+      }
       numbers.append(number)
     }
     self.init(numbers[0], numbers[1], numbers[2], preRelease: preRelease, build: build)
@@ -81,7 +87,9 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
   /// ```swift
   /// let next = SemanticVersion(2, 0, 0, preRelease: ["0"])
   /// ```
-  public init(_ major: Int, _ minor: Int, _ patch: Int, preRelease: [String] = [], build: [String] = []) {
+  public init(
+    _ major: Int, _ minor: Int, _ patch: Int, preRelease: [String] = [], build: [String] = []
+  ) {
     self.major = major
     self.minor = minor
     self.patch = patch

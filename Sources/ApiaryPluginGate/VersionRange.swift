@@ -80,12 +80,15 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
       if let first = body.first, first == "^" || first == "~" {
         sugar = first
         body = body.dropFirst()
-      } else if let match = Comparator.Operator.allCases.first(where: { body.hasPrefix($0.rawValue) }) {
+      } else if let match = Comparator.Operator.allCases.first(where: {
+        body.hasPrefix($0.rawValue)
+      }) {
         op = match
         body = body.dropFirst(match.rawValue.count)
       }
       guard !body.isEmpty else {
-        throw fail("\(place)operator '\(token)' has no version; write it without a space, like '>=1.2.0'")
+        throw fail(
+          "\(place)operator '\(token)' has no version; write it without a space, like '>=1.2.0'")
       }
       let version: SemanticVersion
       do {

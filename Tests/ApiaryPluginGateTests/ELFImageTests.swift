@@ -10,7 +10,8 @@ import Testing
   /// A plugin that needs `libdep.so` (in `lib/`, found through RUNPATH `$ORIGIN/lib`).
   private func plugin(flags: [String] = ["-Wl,-rpath,$ORIGIN/lib"]) throws -> String {
     try fixtures.library(
-      "dep", in: "lib", descriptor: nil, entry: false, source: "int dep_function(void) { return 1; }")
+      "dep", in: "lib", descriptor: nil, entry: false,
+      source: "int dep_function(void) { return 1; }")
     return try fixtures.library(
       "Notes", descriptor: Fixtures.descriptor(plugin: "notes"),
       source: "int dep_function(void);\nint notes_call(void) { return dep_function(); }",
@@ -42,7 +43,8 @@ import Testing
   }
 
   @Test func readsTheOlderRPATH() throws {
-    let image = try ELFImage(contentsOf: plugin(flags: ["-Wl,-rpath,$ORIGIN/lib", "-Wl,--disable-new-dtags"]))
+    let image = try ELFImage(
+      contentsOf: plugin(flags: ["-Wl,-rpath,$ORIGIN/lib", "-Wl,--disable-new-dtags"]))
     #expect(image.rpath == ["$ORIGIN/lib"])
     #expect(image.runpath == [])
   }
@@ -71,7 +73,8 @@ import Testing
     )
     let empty = try fixtures.write([], to: "empty.so")
     #expect(problem(empty)?.contains("found an empty file") == true)
-    let binary = try fixtures.write([0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], to: "x.so")
+    let binary = try fixtures.write(
+      [0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], to: "x.so")
     #expect(problem(binary)?.contains("found bytes ca fe ba be") == true)
   }
 
@@ -80,9 +83,13 @@ import Testing
     let header = try fixtures.write(Array(bytes.prefix(40)), to: "header.so")
     #expect(
       problem(header)
-        == "library '\(header)': field 'ELF header': expected 64 bytes, found a file of 40 bytes (truncated?)")
+        == "library '\(header)': field 'ELF header': expected 64 bytes, found a file of 40 bytes (truncated?)"
+    )
     let cut = try fixtures.write(Array(bytes.prefix(4000)), to: "cut.so")
-    #expect(problem(cut)?.hasPrefix("library '\(cut)': field 'e_shoff': expected an offset inside the file (4000 bytes), found ") == true)
+    #expect(
+      problem(cut)?.hasPrefix(
+        "library '\(cut)': field 'e_shoff': expected an offset inside the file (4000 bytes), found "
+      ) == true)
     var class32 = bytes
     class32[4] = 1
     let narrow = try fixtures.write(class32, to: "narrow.so")
@@ -124,7 +131,9 @@ import Testing
           }
         damaged[position] = UInt8.random(in: 0...255, using: &random)
       }
-      if round % 4 == 0 { damaged = Array(damaged.prefix(Int.random(in: 0..<bytes.count, using: &random))) }
+      if round % 4 == 0 {
+        damaged = Array(damaged.prefix(Int.random(in: 0..<bytes.count, using: &random)))
+      }
       let path = try fixtures.write(damaged, to: "fuzz.so")
       do {
         let read = try ELFImage(contentsOf: path)

@@ -97,7 +97,10 @@ struct Fixtures {
     do {
       try process.run()
     } catch {
-      throw BuildError(description: "cannot run 'cc' (\(error)); the gate's tests build real ELF fixtures with the C compiler: install gcc or clang")
+      throw BuildError(
+        description:
+          "cannot run 'cc' (\(error)); the gate's tests build real ELF fixtures with the C compiler: install gcc or clang"
+      )
     }
     let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()

@@ -33,7 +33,8 @@ import Testing
     return try fixtures.library(
       type, in: folder,
       descriptor: Fixtures.descriptor(
-        plugin: name, version: version, modules: ["\(type)Plugin.\(type)Module"], requires: requires,
+        plugin: name, version: version, modules: ["\(type)Plugin.\(type)Module"],
+        requires: requires,
         replacing: replacing, extra: extra),
       entry: entry, source: source, flags: flags)
   }
@@ -44,14 +45,18 @@ import Testing
   ) throws -> String {
     try fixtures.library(
       "NotebookKit", in: folder,
-      descriptor: Fixtures.descriptor(plugin: "NotebookKit", version: version, replacing: replacing),
+      descriptor: Fixtures.descriptor(
+        plugin: "NotebookKit", version: version, replacing: replacing),
       entry: false, flags: ["-Wl,-soname,libNotebookKit.so"])
   }
 
   /// Flags that link `libNotebookKit.so` from `folder` and find it next to the plugin (kept
   /// needed although no symbol of it is used, as a Swift plugin would use some).
   private func linkingNotebookKit(_ folder: String, rpathFlags: [String] = []) -> [String] {
-    ["-L\(fixtures.directory)/\(folder)", "-Wl,--no-as-needed", "-lNotebookKit", "-Wl,-rpath,$ORIGIN"]
+    [
+      "-L\(fixtures.directory)/\(folder)", "-Wl,--no-as-needed", "-lNotebookKit",
+      "-Wl,-rpath,$ORIGIN",
+    ]
       + rpathFlags
   }
 
@@ -125,7 +130,7 @@ import Testing
 
   @Test func refusesALibraryForAnotherMachine() throws {
     var bytes = try Fixtures.bytes(plugin("notes"))
-    let other: ELFMachine = ELFMachine.host == .aarch64 ? .x86_64 : .aarch64
+    let other: ELFMachine = ELFMachine.host == .aarch64 ? .amd64 : .aarch64
     bytes[18] = UInt8(other.rawValue & 0xff)
     bytes[19] = UInt8(other.rawValue >> 8)
     let path = try fixtures.write(bytes, to: "libForeign.so")
@@ -157,7 +162,9 @@ import Testing
   @Test func refusesAnotherABICompilerAndTripleInOnePass() throws {
     let path = try plugin(
       "notes",
-      replacing: ["abi": "9c1d44", "compiler": "Clang 16.0.0", "triple": "aarch64-unknown-linux-gnu"])
+      replacing: [
+        "abi": "9c1d44", "compiler": "Clang 16.0.0", "triple": "aarch64-unknown-linux-gnu",
+      ])
     #expect(
       gate([candidate("notes", path)]).problems == [
         "notes: library '\(path)' (named in \(origin)): field 'abi' at apiary_plugin line 3: expected 3f2a9c, found 9c1d44 (the plugin was built against another Apiary; rebuild it with this host's Apiary)",
@@ -270,7 +277,8 @@ import Testing
     let first = try notebookKit(in: "a", version: "1.0.0")
     _ = try notebookKit(in: "b", version: "2.0.0")
     let a = try plugin("a", in: "a", flags: linkingNotebookKit("a"))
-    let b = try plugin("b", in: "b", requires: ["NotebookKit ^2.0.0"], flags: linkingNotebookKit("b"))
+    let b = try plugin(
+      "b", in: "b", requires: ["NotebookKit ^2.0.0"], flags: linkingNotebookKit("b"))
     let result = gate([candidate("a", a), candidate("b", b)])
     #expect(result.plugins == ["a"])
     #expect(

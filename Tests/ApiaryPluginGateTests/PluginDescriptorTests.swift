@@ -10,7 +10,8 @@ import Testing
   @Test func readsEveryKey() throws {
     let text = Fixtures.descriptor(
       plugin: "notes", version: "1.2.0", modules: ["NotesPlugin.NotesModule"],
-      targets: ["NotesPlugin.NotesTarget"], requires: ["NotebookKit >=1.0.0 <2.0.0", "apiary ^1.0.0"])
+      targets: ["NotesPlugin.NotesTarget"],
+      requires: ["NotebookKit >=1.0.0 <2.0.0", "apiary ^1.0.0"])
     let (descriptor, problems) = parse(text)
     #expect(problems == [])
     let parsed = try #require(descriptor)
@@ -43,7 +44,8 @@ import Testing
   }
 
   @Test func missingKeysAndBadValues() {
-    let text = "descriptor 1\nplugin notes\nversion 1.0\nmodule Notes\nrequires NotebookKit >=1\nrequires x\nnovalue\n"
+    let text =
+      "descriptor 1\nplugin notes\nversion 1.0\nmodule Notes\nrequires NotebookKit >=1\nrequires x\nnovalue\n"
     let (descriptor, problems) = parse(text)
     #expect(descriptor == nil)
     #expect(
@@ -82,7 +84,8 @@ import Testing
         "library 'f': field 'apiary_plugin': the section holds more than one descriptor (a library may have exactly one APIARY_PLUGIN; was a second descriptor linked in?)"
       ])
     #expect(PluginDescriptor.parse(text + [0, 0, 0, 0], file: "f").problems.isEmpty)
-    let invalid = PluginDescriptor.parse([0x70, 0xff, 0xfe, 0], file: "f").problems.map(\.description)
+    let invalid = PluginDescriptor.parse([0x70, 0xff, 0xfe, 0], file: "f").problems.map(
+      \.description)
     #expect(invalid == ["library 'f': field 'apiary_plugin': the descriptor is not valid UTF-8"])
   }
 

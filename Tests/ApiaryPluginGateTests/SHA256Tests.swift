@@ -21,7 +21,9 @@ import Testing
   @Test func fileDigestEqualsBytesDigestAcrossChunks() throws {
     let fixtures = try Fixtures()
     // Longer than one read chunk (1 MiB) and not a multiple of the 64-byte block.
-    let bytes = (0..<(1 << 20) + 1_000_003).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+    let bytes = (0..<(1 << 20) + 1_000_003).map {
+      UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13)
+    }
     let path = try fixtures.write(bytes, to: "data.bin")
     #expect(try SHA256.hex(ofFile: path) == SHA256.hex(of: bytes))
   }

@@ -11,11 +11,17 @@ import Testing
     #expect(
       try admits(">=1.2.0 <2.0.0", ["1.1.9", "1.2.0", "1.9.9", "2.0.0-beta", "2.0.0"])
         == [false, true, true, true, false])
-    #expect(try admits(">1.0.0 <=1.4.0", ["1.0.0", "1.0.1", "1.4.0", "1.4.1"]) == [false, true, true, false])
+    #expect(
+      try admits(">1.0.0 <=1.4.0", ["1.0.0", "1.0.1", "1.4.0", "1.4.1"]) == [
+        false, true, true, false,
+      ])
   }
 
   @Test func exactVersions() throws {
-    #expect(try admits("=1.2.3", ["1.2.3", "1.2.3+b", "1.2.4", "1.2.3-rc.1"]) == [true, true, false, false])
+    #expect(
+      try admits("=1.2.3", ["1.2.3", "1.2.3+b", "1.2.4", "1.2.3-rc.1"]) == [
+        true, true, false, false,
+      ])
     #expect(try admits("1.2.3", ["1.2.3", "1.2.2"]) == [true, false])
   }
 
@@ -25,7 +31,8 @@ import Testing
         == [true, true, false, false, false])
     #expect(try admits("^0.2.3", ["0.2.3", "0.2.9", "0.3.0"]) == [true, true, false])
     #expect(try admits("^0.0.3", ["0.0.3", "0.0.4"]) == [true, false])
-    #expect(try admits("~1.2.0", ["1.2.0", "1.2.9", "1.3.0-0", "1.3.0"]) == [true, true, false, false])
+    #expect(
+      try admits("~1.2.0", ["1.2.0", "1.2.9", "1.3.0-0", "1.3.0"]) == [true, true, false, false])
   }
 
   @Test func starAdmitsEverything() throws {
@@ -43,8 +50,13 @@ import Testing
         ">= 1.0.0",
         "version range '>= 1.0.0': comparator 1 '>=': operator '>=' has no version; write it without a space, like '>=1.2.0'"
       ),
-      (">=1.0.0 <2.0", "version range '>=1.0.0 <2.0': comparator 2 '<2.0': expected MAJOR.MINOR.PATCH (like 1.2.3), found 2 parts"),
-      ("* <2.0.0", "version range '* <2.0.0': comparator 1 '*': '*' cannot be combined with bounds"),
+      (
+        ">=1.0.0 <2.0",
+        "version range '>=1.0.0 <2.0': comparator 2 '<2.0': expected MAJOR.MINOR.PATCH (like 1.2.3), found 2 parts"
+      ),
+      (
+        "* <2.0.0", "version range '* <2.0.0': comparator 1 '*': '*' cannot be combined with bounds"
+      ),
       ("^x", "version range '^x': expected MAJOR.MINOR.PATCH (like 1.2.3), found 1 part"),
     ]
     for (text, message) in cases {
