@@ -20,8 +20,6 @@ public struct ELFImage: Sendable {
   public let fileType: UInt16
   /// The processor the file was built for.
   public let machine: ELFMachine
-  /// The names of all sections, in header order.
-  public let sectionNames: [String]
   /// `DT_NEEDED` entries, in order: the libraries the loader opens with this one.
   public let neededLibraries: [String]
   /// `DT_RUNPATH` directories, unexpanded (`$ORIGIN` stays as written).
@@ -37,6 +35,8 @@ public struct ELFImage: Sendable {
   /// The file's device and inode.
   let identity: FileIdentity
   private let contents: [String: [UInt8]]
+  private let sectionNameTable: [UInt8]
+  private let sectionNameOffsets: [Int]
 
   /// Reads the headers and the sections above from `path`.
   ///
@@ -54,7 +54,8 @@ public struct ELFImage: Sendable {
     fileType = layout.type
     machine = layout.machine
     identity = file.identity
-    sectionNames = layout.sections.map(\.name)
+    sectionNameTable = layout.names
+    sectionNameOffsets = layout.sections.map(\.nameOffset)
     var contents: [String: [UInt8]] = [:]
     for name in [".comment", PluginDescriptor.sectionName] {
       if let section = layout.section(named: name) {
@@ -67,12 +68,13 @@ public struct ELFImage: Sendable {
     if let table = layout.sections.first(where: { $0.type == 11 }) {  // SHT_DYNSYM
       guard table.entrySize == 24 || table.entrySize == 0 else {
         throw PluginProblem(
-          .malformedELF, file: path, field: "sh_entsize of \(table.name)", expected: "24",
+          .malformedELF, file: path, field: "sh_entsize of \(layout.name(of: table))",
+          expected: "24",
           found: "\(table.entrySize)")
       }
       let entries = try layout.contents(of: table)
       let strings = try layout.strings(at: table.link, for: table)
-      contents[table.name] = entries
+      contents[".dynsym"] = entries
       symbols = DynamicSymbols(entries: entries, strings: strings)
     } else {
       symbols = DynamicSymbols(entries: [], strings: [])
@@ -84,9 +86,13 @@ public struct ELFImage: Sendable {
     if let dynamic = layout.sections.first(where: { $0.type == 6 }) {  // SHT_DYNAMIC
       let entries = try layout.contents(of: dynamic)
       let strings = try layout.strings(at: dynamic.link, for: dynamic)
-      contents[dynamic.name] = entries
+      contents[".dynamic"] = entries
       func directories(_ offset: Int) -> [String] {
-        strings.cString(at: offset).split(separator: ":").map(String.init)
+        guard offset >= 0, offset < strings.count else { return [] }
+        let end = strings[offset...].firstIndex(of: 0) ?? strings.count
+        return strings[offset..<end].split(separator: 0x3a).map {
+          String(decoding: $0, as: UTF8.self)
+        }
       }
       for base in stride(from: 0, to: entries.count - 15, by: 16) {
         let tag = entries.u64(base)
@@ -107,6 +113,9 @@ public struct ELFImage: Sendable {
     self.soname = soname
     self.contents = contents
   }
+
+  /// The names of all sections, in header order.
+  public var sectionNames: [String] { sectionNameOffsets.map(sectionNameTable.cString(at:)) }
 
   /// Whether the file is a shared library (`ET_DYN`), the only kind the host can load.
   public var isSharedObject: Bool { fileType == ELFLayout.sharedObjectType }

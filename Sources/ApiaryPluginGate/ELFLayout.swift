@@ -1,9 +1,10 @@
 /// The ELF64 little-endian file header and section header table of an open file, each field
 /// checked against the file's size. Section contents are read only when asked for.
 struct ELFLayout {
-  /// One section header, with its name resolved.
+  /// One section header.
   struct Section {
-    let name: String
+    /// Where its name starts in the section name table.
+    let nameOffset: Int
     let type: UInt32
     let offset: Int
     let size: Int
@@ -18,6 +19,8 @@ struct ELFLayout {
   let type: UInt16
   let machine: ELFMachine
   let sections: [Section]
+  /// The section name table (`e_shstrndx`), empty when there is none.
+  let names: [UInt8]
 
   init(_ file: ByteFile) throws(PluginProblem) {
     self.file = file
@@ -49,35 +52,44 @@ struct ELFLayout {
     let header = try file.read(offset: 0, count: 64, what: "ELF header")
     type = header.u16(16)
     machine = ELFMachine(rawValue: header.u16(18))
-    sections = try Self.readSections(file, header: header)
+    (sections, names) = try Self.readSections(file, header: header)
   }
 
   /// The first section called `name`.
-  func section(named name: String) -> Section? { sections.first { $0.name == name } }
+  func section(named name: String) -> Section? {
+    let wanted = Array(name.utf8) + [0]
+    return sections.first { section in
+      section.nameOffset <= names.count - wanted.count
+        && names[section.nameOffset..<section.nameOffset + wanted.count].elementsEqual(wanted)
+    }
+  }
+
+  /// The name of `section`.
+  func name(of section: Section) -> String { names.cString(at: section.nameOffset) }
 
   /// The bytes of `section` (empty for `SHT_NOBITS`).
   func contents(of section: Section) throws(PluginProblem) -> [UInt8] {
     guard section.type != Self.noBits else { return [] }
     return try file.read(
       offset: section.offset, count: section.size,
-      what: "section '\(section.name.isEmpty ? "(unnamed)" : section.name)'")
+      what: "section '\(name(of: section).isEmpty ? "(unnamed)" : name(of: section))'")
   }
 
   /// The contents of the string table at `index`, as a section's `sh_link` names it.
   func strings(at index: Int, for owner: Section) throws(PluginProblem) -> [UInt8] {
     guard index > 0, index < sections.count, sections[index].type == 3 else {
       throw PluginProblem(
-        .malformedELF, file: file.path, field: "sh_link of \(owner.name)",
+        .malformedELF, file: file.path, field: "sh_link of \(name(of: owner))",
         expected: "the index of a string table (SHT_STRTAB)", found: "\(index)")
     }
     return try contents(of: sections[index])
   }
 
   private static func readSections(_ file: ByteFile, header: [UInt8]) throws(PluginProblem)
-    -> [Section]
+    -> (sections: [Section], names: [UInt8])
   {
     let tableOffset = header.u64(40)
-    guard tableOffset != 0 else { return [] }
+    guard tableOffset != 0 else { return ([], []) }
     guard let offset = Int(exactly: tableOffset), offset <= file.size else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shoff",
@@ -96,44 +108,32 @@ struct ELFLayout {
       if count == 0 { count = Int(exactly: first.u64(32)) ?? Int.max }
       if namesIndex == 0xffff { namesIndex = Int(first.u32(40)) }
     }
-    guard count <= (file.size - offset) / 64 else {
+    let room = (file.size - offset) / 64
+    guard count <= room else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shnum",
-        expected:
-          "at most \((file.size - offset) / 64) section headers in the file's remaining \(file.size - offset) bytes",
+        expected: "at most \(room) section headers in the file's last \(file.size - offset) bytes",
         found: "\(count)")
     }
     let table = try file.read(offset: offset, count: count * 64, what: "section header table")
-    var raw: [(name: Int, section: Section)] = []
-    raw.reserveCapacity(count)
-    for index in 0..<count {
+    let sections = (0..<count).map { index in
       let base = index * 64
-      let size = table.u64(base + 32)
-      let start = table.u64(base + 24)
-      raw.append(
-        (
-          Int(table.u32(base)),
-          Section(
-            name: "", type: table.u32(base + 4), offset: Int(exactly: start) ?? Int.max,
-            size: Int(exactly: size) ?? Int.max, link: Int(table.u32(base + 40)),
-            entrySize: Int(exactly: table.u64(base + 56)) ?? Int.max)
-        ))
+      return Section(
+        nameOffset: Int(table.u32(base)), type: table.u32(base + 4),
+        offset: Int(exactly: table.u64(base + 24)) ?? Int.max,
+        size: Int(exactly: table.u64(base + 32)) ?? Int.max, link: Int(table.u32(base + 40)),
+        entrySize: Int(exactly: table.u64(base + 56)) ?? Int.max)
     }
-    guard namesIndex > 0 else { return raw.map(\.section) }
+    guard namesIndex > 0 else { return (sections, []) }
     guard namesIndex < count else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shstrndx",
         expected: "a section index below \(count)", found: "\(namesIndex)")
     }
-    let layoutSoFar = raw[namesIndex].section
     let names = try file.read(
-      offset: layoutSoFar.offset, count: layoutSoFar.size, what: "section name table")
-    return raw.map { entry in
-      let section = entry.section
-      return Section(
-        name: names.cString(at: entry.name), type: section.type, offset: section.offset,
-        size: section.size, link: section.link, entrySize: section.entrySize)
-    }
+      offset: sections[namesIndex].offset, count: sections[namesIndex].size,
+      what: "section name table")
+    return (sections, names)
   }
 
   /// `an empty file`, `text starting with "hello"`, or `bytes 00 01 02 03`.

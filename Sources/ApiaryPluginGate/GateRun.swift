@@ -33,7 +33,10 @@ struct GateRun {
   var loadedNames: [String: Int?] = [:]
   var problems: [PluginProblem] = []
 
-  init(host: HostFacts) { self.host = host }
+  init(host: HostFacts) {
+    self.host = host
+    for name in host.loadedLibraries { loadedNames[name] = .some(nil) }
+  }
 
   mutating func check(_ candidates: [PluginCandidate]) -> (
     plugins: [GatedPlugin], problems: [PluginProblem]
@@ -160,7 +163,8 @@ struct GateRun {
   private mutating func locate(_ name: String, neededBy parent: Int, search: SearchPath) -> Int? {
     for (path, how) in search.candidates(for: name) {
       // The loader skips files it cannot open and ELF files of another class or machine.
-      guard let file = try? ByteFile(path: path), let layout = try? ELFLayout(file),
+      // Most needed libraries are not contract libraries: read only their headers.
+      guard let file = try? ByteFile(path: path, head: 64), let layout = try? ELFLayout(file),
         layout.machine == host.machine
       else { continue }
       if let known = byIdentity[file.identity] {
@@ -268,7 +272,7 @@ struct GateRun {
       guard expected != actual else { return }
       found.append(
         PluginProblem(
-          .incompatibleBuild, file: file, field: field, line: descriptor.lines[field],
+          .incompatibleBuild, file: file, field: field, line: descriptor.line(of: field),
           expected: expected, found: actual, hint: hint))
     }
     compare(
@@ -350,14 +354,14 @@ struct GateRun {
     if let descriptor = library.descriptor {
       if let name = candidate.name, name != descriptor.plugin {
         problem(
-          .manifestMismatch, "plugin", line: descriptor.lines["plugin"], expected: name,
+          .manifestMismatch, "plugin", line: descriptor.line(of: "plugin"), expected: name,
           found: descriptor.plugin,
           hint: "the manifest names another plugin than the library holds; fix the manifest's"
             + " name or its library path")
       }
       if let claimed = candidate.version, (try? SemanticVersion(claimed)) != descriptor.version {
         problem(
-          .manifestMismatch, "version", line: descriptor.lines["version"], expected: claimed,
+          .manifestMismatch, "version", line: descriptor.line(of: "version"), expected: claimed,
           found: "\(descriptor.version)",
           hint: "the manifest's version differs from the library's; update the manifest or"
             + " rebuild the plugin")

@@ -18,6 +18,11 @@ public struct HostFacts: Sendable, Hashable {
   public var abiModules: [String]
   /// The processor the host runs on.
   public var machine: ELFMachine
+  /// Names (`DT_NEEDED` names or sonames, like `libswiftCore.so`) of libraries the host process
+  /// has already loaded and that are not contract libraries: the Swift runtime, libc,
+  /// `libApiary.so`. The loader binds a plugin's need for such a name to the loaded copy, so the
+  /// gate does not look for it on disk.
+  public var loadedLibraries: Set<String>
 
   /// Collects the host's facts; `machine` defaults to the one this code runs on.
   ///
@@ -28,7 +33,7 @@ public struct HostFacts: Sendable, Hashable {
   /// ```
   public init(
     apiaryVersion: SemanticVersion, abiHash: String, compiler: String, triple: String,
-    abiModules: [String], machine: ELFMachine = .host
+    abiModules: [String], machine: ELFMachine = .host, loadedLibraries: Set<String> = []
   ) {
     self.apiaryVersion = apiaryVersion
     self.abiHash = abiHash
@@ -36,5 +41,6 @@ public struct HostFacts: Sendable, Hashable {
     self.triple = triple
     self.abiModules = abiModules
     self.machine = machine
+    self.loadedLibraries = loadedLibraries
   }
 }

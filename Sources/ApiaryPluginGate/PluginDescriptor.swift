@@ -57,8 +57,17 @@ public struct PluginDescriptor: Sendable, Hashable {
   public let requires: [Requirement]
   /// The descriptor text as written (without the NUL).
   public let text: String
-  /// The line of each single-valued key (`abi`, `version`, …), for messages.
-  public let lines: [String: Int]
+  /// The line of each single-valued key, in `Parser.singleKeys` order.
+  private let keyLines: [Int?]
+
+  /// The line of a single-valued key (`abi`, `version`, …), for messages.
+  ///
+  /// ```swift
+  /// let line = descriptor.line(of: "abi")  // 3
+  /// ```
+  public func line(of key: String) -> Int? {
+    Parser.singleKeys.firstIndex(of: key).flatMap { keyLines[$0] }
+  }
 
   /// Whether this is a contract library: a descriptor that exports no module and no target.
   public var isContractLibrary: Bool { modules.isEmpty && targets.isEmpty }
@@ -77,39 +86,28 @@ public struct PluginDescriptor: Sendable, Hashable {
     return parser.parse(section)
   }
 
-  fileprivate init(values: [String: (value: String, line: Int)], lists: Lists, text: String)
-    throws(Missing)
-  {
-    func value(_ key: String) throws(Missing) -> String {
-      guard let entry = values[key] else { throw Missing() }
-      return entry.value
-    }
-    guard let format = Int(try value("descriptor")),
-      let version = try? SemanticVersion(try value("version")),
-      let apiary = try? SemanticVersion(try value("apiary"))
+  private init(_ parser: Parser, text: String) throws(Missing) {
+    guard let format = parser.format, let version = parser.version, let apiary = parser.apiary,
+      let abi = parser.values[2]?.value, let compiler = parser.values[3]?.value,
+      let triple = parser.values[4]?.value, let plugin = parser.values[5]?.value
     else { throw Missing() }
     self.format = format
     self.version = version
     self.apiary = apiary
-    plugin = try value("plugin")
-    abi = try value("abi")
-    compiler = try value("compiler")
-    triple = try value("triple")
-    modules = lists.modules
-    targets = lists.targets
-    requires = lists.requires
+    self.plugin = plugin
+    self.abi = abi
+    self.compiler = compiler
+    self.triple = triple
+    modules = parser.modules
+    targets = parser.targets
+    requires = parser.requires
     self.text = text
-    lines = values.mapValues(\.line)
+    keyLines = parser.values.map { $0?.line }
   }
 
-  fileprivate struct Missing: Error {}
+  private struct Missing: Error {}
 
-  fileprivate struct Lists {
-    var modules: [String] = []
-    var targets: [String] = []
-    var requires: [Requirement] = []
-  }
-
+  /// Reads the descriptor's bytes line by line, without per-character string work.
   private struct Parser {
     static let singleKeys = [
       "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
@@ -118,6 +116,14 @@ public struct PluginDescriptor: Sendable, Hashable {
 
     let file: String
     var problems: [PluginProblem] = []
+    /// The value and line of each of `singleKeys`, in that order.
+    var values = [(value: String, line: Int)?](repeating: nil, count: 7)
+    var format: Int?
+    var version: SemanticVersion?
+    var apiary: SemanticVersion?
+    var modules: [String] = []
+    var targets: [String] = []
+    var requires: [Requirement] = []
 
     init(file: String) { self.file = file }
 
@@ -143,88 +149,99 @@ public struct PluginDescriptor: Sendable, Hashable {
           nil, PluginDescriptor.sectionName, "the section holds more than one descriptor",
           hint: "a library may have exactly one APIARY_PLUGIN; was a second descriptor linked in?")
       }
-      var text = ""
-      if let decoded = String(validating: section[..<end], as: UTF8.self) {
-        text = decoded
-      } else {
+      guard let text = String(validating: section[..<end], as: UTF8.self) else {
         problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
         return (nil, problems)
       }
-      var values: [String: (value: String, line: Int)] = [:]
-      var lists = Lists()
-      for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-        .enumerated()
-      {
-        let line = index + 1
-        guard !rawLine.isEmpty else { continue }
-        guard let space = rawLine.firstIndex(of: " ") else {
-          problem(line, nil, expected: "'key value'", found: "'\(rawLine)'")
-          continue
-        }
-        let key = String(rawLine[..<space])
-        let value = String(rawLine[rawLine.index(after: space)...])
-        guard !value.isEmpty, value.first != " " else {
-          problem(line, key, expected: "one space, then a value", found: "'\(rawLine)'")
-          continue
-        }
-        if Self.singleKeys.contains(key) {
-          if let first = values[key] {
-            problem(
-              line, key, "repeated (first on line \(first.line))",
-              hint: "'\(key)' may appear once")
-            continue
-          }
-          values[key] = (value, line)
-          check(key, value, line)
-        } else if key == "module" || key == "target" {
-          if checkTypeName(key, value, line) {
-            if key == "module" { lists.modules.append(value) } else { lists.targets.append(value) }
-          }
-        } else if key == "requires" {
-          if let requirement = requirement(value, line) {
-            if let earlier = lists.requires.first(where: { $0.name == requirement.name }) {
-              problem(
-                line, key, "'\(requirement.name)' is already required on line \(earlier.line)",
-                hint: "write all of its bounds on one line, like '>=1.0.0 <2.0.0'")
-            } else {
-              lists.requires.append(requirement)
-            }
-          }
-        } else {
-          problem(
-            line, key, "unknown key",
-            hint: "known keys: \((Self.singleKeys + Self.listKeys).joined(separator: ", "))")
-        }
+      var start = 0
+      var line = 0
+      while start < end {
+        let stop = section[start..<end].firstIndex(of: 0x0a) ?? end
+        line += 1
+        read(section[start..<stop], line: line)
+        start = stop + 1
       }
-      for key in Self.singleKeys where values[key] == nil {
+      for (key, entry) in zip(Self.singleKeys, values) where entry == nil {
         problem(
           nil, key, "missing", expected: "a line '\(key) …'",
           hint: ["plugin", "version"].contains(key)
             ? "add it to the plugin's APIARY_PLUGIN text"
             : "written by ApiaryPlugin.h; build the plugin with Apiary's header")
       }
-      let descriptor = try? PluginDescriptor(values: values, lists: lists, text: text)
-      return (descriptor, problems)
+      return (try? PluginDescriptor(self, text: text), problems)
     }
 
-    mutating func check(_ key: String, _ value: String, _ line: Int) {
+    /// One line: `key value`, with exactly one space after the key.
+    mutating func read(_ bytes: ArraySlice<UInt8>, line: Int) {
+      guard !bytes.isEmpty else { return }
+      guard let space = bytes.firstIndex(of: 0x20) else {
+        problem(
+          line, nil, expected: "'key value'", found: "'\(String(decoding: bytes, as: UTF8.self))'")
+        return
+      }
+      let key = String(decoding: bytes[..<space], as: UTF8.self)
+      let rest = bytes[(space + 1)...]
+      guard let first = rest.first, first != 0x20 else {
+        problem(
+          line, key, expected: "one space, then a value",
+          found: "'\(String(decoding: bytes, as: UTF8.self))'")
+        return
+      }
+      let value = String(decoding: rest, as: UTF8.self)
+      switch key {
+      case "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version":
+        let slot = Self.singleKeys.firstIndex(of: key) ?? 0
+        if let earlier = values[slot] {
+          problem(
+            line, key, "repeated (first on line \(earlier.line))", hint: "'\(key)' may appear once")
+          return
+        }
+        values[slot] = (value, line)
+        check(key, value, rest, line)
+      case "module", "target":
+        guard Self.isTypeName(rest) else {
+          problem(
+            line, key, expected: "a Swift type name with its module, like NotesPlugin.NotesModule",
+            found: "'\(value)'")
+          return
+        }
+        if key == "module" { modules.append(value) } else { targets.append(value) }
+      case "requires":
+        guard let requirement = requirement(value, line) else { return }
+        if let earlier = requires.first(where: { $0.name == requirement.name }) {
+          problem(
+            line, key, "'\(requirement.name)' is already required on line \(earlier.line)",
+            hint: "write all of its bounds on one line, like '>=1.0.0 <2.0.0'")
+        } else {
+          requires.append(requirement)
+        }
+      default:
+        problem(
+          line, key, "unknown key",
+          hint: "known keys: \((Self.singleKeys + Self.listKeys).joined(separator: ", "))")
+      }
+    }
+
+    mutating func check(_ key: String, _ value: String, _ bytes: ArraySlice<UInt8>, _ line: Int) {
       switch key {
       case "descriptor":
-        if Int(value) == nil {
+        format = Int(value)
+        if format == nil {
           problem(line, key, expected: "a format number like 1", found: "'\(value)'")
         }
       case "apiary", "version":
         do throws(VersionSyntaxError) {
-          _ = try SemanticVersion(value)
+          let parsed = try SemanticVersion(value)
+          if key == "apiary" { apiary = parsed } else { version = parsed }
         } catch {
           problem(line, key, "'\(value)' is not a SemVer version: \(error.reason)")
         }
       case "abi":
-        if !value.allSatisfy(\.isHexDigit) {
+        if !bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) {
           problem(line, key, expected: "a hexadecimal hash", found: "'\(value)'")
         }
       case "plugin":
-        if value.contains(" ") {
+        if bytes.contains(0x20) {
           problem(line, key, expected: "a name without spaces", found: "'\(value)'")
         }
       default:
@@ -232,19 +249,14 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
     }
 
-    mutating func checkTypeName(_ key: String, _ value: String, _ line: Int) -> Bool {
-      let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-      guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else {
-        problem(
-          line, key, expected: "a Swift type name with its module, like NotesPlugin.NotesModule",
-          found: "'\(value)'")
-        return false
-      }
-      return true
+    /// `Module.Type` (or deeper): dot-separated non-empty parts, no spaces.
+    static func isTypeName(_ bytes: ArraySlice<UInt8>) -> Bool {
+      bytes.contains(0x2e) && !bytes.contains(0x20) && bytes.first != 0x2e && bytes.last != 0x2e
+        && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x2e && $1 == 0x2e }
     }
 
     mutating func requirement(_ value: String, _ line: Int) -> Requirement? {
-      guard let space = value.firstIndex(of: " ") else {
+      guard let space = value.utf8.firstIndex(of: 0x20) else {
         problem(
           line, "requires",
           expected: "'requires <name> <range>', like 'requires NotebookKit ^1.0.0'",
@@ -253,7 +265,7 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
       let name = String(value[..<space])
       do throws(VersionSyntaxError) {
-        let range = try VersionRange(String(value[value.index(after: space)...]))
+        let range = try VersionRange(String(value[value.utf8.index(after: space)...]))
         return Requirement(name: name, range: range, line: line)
       } catch {
         problem(line, "requires", "\(error)")

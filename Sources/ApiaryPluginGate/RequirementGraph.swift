@@ -28,7 +28,7 @@ struct RequirementGraph {
           refuse(
             index,
             PluginProblem(
-              .duplicate, file: library.path, field: "plugin", line: descriptor.lines["plugin"],
+              .duplicate, file: library.path, field: "plugin", line: descriptor.line(of: "plugin"),
               message: "plugin name '\(descriptor.plugin)' is also used by \(place(first))",
               hint: "each plugin is loaded once; remove one of the two, or rename one plugin")))
       } else {

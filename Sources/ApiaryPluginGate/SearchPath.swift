@@ -20,8 +20,7 @@ struct SearchPath {
     let origin = Self.directory(of: image.path)
     func expand(_ entries: [String], tag: String) -> [Directory] {
       entries.filter { !$0.isEmpty }.map { written in
-        let path = written.replacing("${ORIGIN}", with: origin).replacing("$ORIGIN", with: origin)
-        return Directory(path: path, written: written, tag: tag)
+        Directory(path: Self.expand(written, origin: origin), written: written, tag: tag)
       }
     }
     if image.runpath.isEmpty {
@@ -45,6 +44,28 @@ struct SearchPath {
         : "\(directory.tag) '\(directory.written)' = '\(directory.path)'"
       return (directory.path + separator + name, how)
     }
+  }
+
+  /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`.
+  static func expand(_ entry: String, origin: String) -> String {
+    guard entry.utf8.contains(0x24) else { return entry }  // no "$"
+    let bytes = Array(entry.utf8)
+    var result: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      let rest = bytes[index...]
+      if rest.starts(with: "$ORIGIN".utf8) {
+        result += origin.utf8
+        index += 7
+      } else if rest.starts(with: "${ORIGIN}".utf8) {
+        result += origin.utf8
+        index += 9
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(decoding: result, as: UTF8.self)
   }
 
   /// `/a/b` for `/a/b/libX.so`, `/` for `/libX.so`, `.` for `libX.so`.

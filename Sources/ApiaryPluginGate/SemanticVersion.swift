@@ -28,57 +28,61 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     func fail(_ reason: String) -> VersionSyntaxError {
       VersionSyntaxError(input: text, reason: reason)
     }
-    var rest = Substring(text)
-    var build: [String] = []
-    if let plus = rest.firstIndex(of: "+") {
-      build = rest[rest.index(after: plus)...].split(
-        separator: ".", omittingEmptySubsequences: false
-      )
-      .map(String.init)
-      rest = rest[..<plus]
-      for identifier in build {
-        guard !identifier.isEmpty else { throw fail("build metadata has an empty identifier") }
-        guard identifier.allSatisfy(Self.isIdentifierCharacter) else {
-          throw fail("build metadata '\(identifier)' may hold only [0-9A-Za-z-]")
-        }
-      }
+    let bytes = Array(text.utf8)
+    let plus = bytes.firstIndex(of: 0x2b) ?? bytes.count  // "+"
+    let dash = bytes[..<plus].firstIndex(of: 0x2d) ?? plus  // "-"
+    let build = try Self.identifiers(bytes, after: plus, what: "build metadata", fail)
+    let preRelease = try Self.identifiers(bytes[..<plus], after: dash, what: "pre-release", fail)
+    for identifier in preRelease
+    where identifier.utf8.allSatisfy(Self.isDigit) && identifier.utf8.count > 1
+      && identifier.utf8.first == 0x30
+    {
+      throw fail("numeric pre-release '\(identifier)' has a leading zero")
     }
-    var preRelease: [String] = []
-    if let dash = rest.firstIndex(of: "-") {
-      preRelease = rest[rest.index(after: dash)...].split(
-        separator: ".", omittingEmptySubsequences: false
-      ).map(String.init)
-      rest = rest[..<dash]
-      for identifier in preRelease {
-        guard !identifier.isEmpty else { throw fail("pre-release has an empty identifier") }
-        guard identifier.allSatisfy(Self.isIdentifierCharacter) else {
-          throw fail("pre-release '\(identifier)' may hold only [0-9A-Za-z-]")
-        }
-        if identifier.allSatisfy(\.isASCIIDigit), identifier.count > 1, identifier.first == "0" {
-          throw fail("numeric pre-release '\(identifier)' has a leading zero")
-        }
-      }
-    }
-    let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else {
+    let dots = bytes[..<dash].indices.filter { bytes[$0] == 0x2e }
+    guard dots.count == 2 else {
+      let parts = dots.count + 1
       throw fail(
-        "expected MAJOR.MINOR.PATCH (like 1.2.3), found \(parts.count) part\(parts.count == 1 ? "" : "s")"
-      )
+        "expected MAJOR.MINOR.PATCH (like 1.2.3), found \(parts) part\(parts == 1 ? "" : "s")")
     }
-    var numbers: [Int] = []
-    for (part, name) in zip(parts, ["major", "minor", "patch"]) {
-      guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit) else {
-        throw fail("\(name) version '\(part)' is not a number")
+    var numbers = [0, 0, 0]
+    for (which, range) in [0..<dots[0], dots[0] + 1..<dots[1], dots[1] + 1..<dash].enumerated() {
+      let part = bytes[range]
+      let name = Self.partNames[which]
+      var shown: String { String(decoding: part, as: UTF8.self) }
+      guard !part.isEmpty, part.allSatisfy(Self.isDigit) else {
+        throw fail("\(name) version '\(shown)' is not a number")
       }
-      guard part.count == 1 || part.first != "0" else {
-        throw fail("\(name) version '\(part)' has a leading zero")
+      guard part.count == 1 || part.first != 0x30 else {
+        throw fail("\(name) version '\(shown)' has a leading zero")
       }
-      guard let number = Int(part), number < Int.max else {
-        throw fail("\(name) version '\(part)' is too large")
-      }
-      numbers.append(number)
+      guard part.count < 19 else { throw fail("\(name) version '\(shown)' is too large") }
+      numbers[which] = part.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
     self.init(numbers[0], numbers[1], numbers[2], preRelease: preRelease, build: build)
+  }
+
+  /// The dot-separated identifiers after the marker at `marker` (none if it is the end).
+  private static func identifiers(
+    _ bytes: ArraySlice<UInt8>, after marker: Int, what: String,
+    _ fail: (String) -> VersionSyntaxError
+  ) throws(VersionSyntaxError) -> [String] {
+    guard marker < bytes.endIndex else { return [] }
+    return try bytes[(marker + 1)...].split(separator: 0x2e, omittingEmptySubsequences: false)
+      .map { (identifier) throws(VersionSyntaxError) -> String in
+        let text = String(decoding: identifier, as: UTF8.self)
+        guard !identifier.isEmpty else { throw fail("\(what) has an empty identifier") }
+        guard identifier.allSatisfy(isIdentifierByte) else {
+          throw fail("\(what) '\(text)' may hold only [0-9A-Za-z-]")
+        }
+        return text
+      }
+  }
+
+  private static func identifiers(
+    _ bytes: [UInt8], after marker: Int, what: String, _ fail: (String) -> VersionSyntaxError
+  ) throws(VersionSyntaxError) -> [String] {
+    try identifiers(bytes[...], after: marker, what: what, fail)
   }
 
   /// Makes a version from its parts, which must be valid (non-negative numbers, SemVer
@@ -129,7 +133,7 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     case (false, false): break
     }
     for (x, y) in zip(a.preRelease, b.preRelease) where x != y {
-      switch (x.allSatisfy(\.isASCIIDigit), y.allSatisfy(\.isASCIIDigit)) {
+      switch (x.utf8.allSatisfy(isDigit), y.utf8.allSatisfy(isDigit)) {
       case (true, true): return (x.count, x) < (y.count, y)  // numeric, without leading zeros
       case (true, false): return true
       case (false, true): return false
@@ -139,11 +143,11 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     return a.preRelease.count < b.preRelease.count
   }
 
-  private static func isIdentifierCharacter(_ character: Character) -> Bool {
-    character.isASCII && (character.isLetter || character.isNumber || character == "-")
-  }
-}
+  private static let partNames = ["major", "minor", "patch"]
 
-extension Character {
-  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+    isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7a) || byte == 0x2d
+  }
 }

@@ -15,7 +15,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
   /// One bound: an operator and a version.
   public struct Comparator: Sendable, Hashable {
     /// How the version is compared.
-    public enum Operator: String, Sendable, Hashable, CaseIterable {
+    public enum Operator: String, Sendable, Hashable {
       /// At least.
       case atLeast = ">="
       /// At most.
@@ -61,7 +61,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
   /// let caret = try VersionRange("^1.2.0")
   /// ```
   public init(_ text: String) throws(VersionSyntaxError) {
-    let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    let tokens = text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map(Substring.init)
     self.text = tokens.joined(separator: " ")
     func fail(_ reason: String) -> VersionSyntaxError {
       VersionSyntaxError(input: text, reason: reason, isRange: true)
@@ -69,22 +69,20 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
     guard !tokens.isEmpty else { throw fail("empty; write '*' for any version") }
     var comparators: [Comparator] = []
     for (index, token) in tokens.enumerated() {
-      let place = tokens.count == 1 ? "" : "comparator \(index + 1) '\(token)': "
+      var place: String { tokens.count == 1 ? "" : "comparator \(index + 1) '\(token)': " }
       if token == "*" {
         guard tokens.count == 1 else { throw fail("\(place)'*' cannot be combined with bounds") }
         continue
       }
-      var body = Substring(token)
-      var sugar: Character?
+      var body = token
+      var sugar: UInt8?
       var op = Comparator.Operator.equal
-      if let first = body.first, first == "^" || first == "~" {
+      if let first = body.utf8.first, first == 0x5e || first == 0x7e {  // "^", "~"
         sugar = first
-        body = body.dropFirst()
-      } else if let match = Comparator.Operator.allCases.first(where: {
-        body.hasPrefix($0.rawValue)
-      }) {
+        body = Substring(body.utf8.dropFirst())
+      } else if let match = Self.operatorPrefix(of: body) {
         op = match
-        body = body.dropFirst(match.rawValue.count)
+        body = Substring(body.utf8.dropFirst(match.rawValue.utf8.count))
       }
       guard !body.isEmpty else {
         throw fail(
@@ -97,7 +95,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         throw fail("\(place)\(error.reason)")
       }
       switch sugar {
-      case "^":
+      case 0x5e:  // "^": up to the next version that changes the first non-zero part
         let upper =
           version.major > 0
           ? SemanticVersion(version.major + 1, 0, 0, preRelease: ["0"])
@@ -105,7 +103,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
             ? SemanticVersion(0, version.minor + 1, 0, preRelease: ["0"])
             : SemanticVersion(0, 0, version.patch + 1, preRelease: ["0"])
         comparators += [.init(op: .atLeast, version: version), .init(op: .less, version: upper)]
-      case "~":
+      case 0x7e:  // "~": up to the next minor version
         let upper = SemanticVersion(version.major, version.minor + 1, 0, preRelease: ["0"])
         comparators += [.init(op: .atLeast, version: version), .init(op: .less, version: upper)]
       default:
@@ -113,6 +111,19 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
       }
     }
     self.comparators = comparators
+  }
+
+  /// The operator `token` starts with, if any: `>=` and `<=` before `>` and `<`.
+  private static func operatorPrefix(of token: Substring) -> Comparator.Operator? {
+    let bytes = token.utf8
+    guard let first = bytes.first else { return nil }
+    let equals = bytes.dropFirst().first == 0x3d
+    switch first {
+    case 0x3e: return equals ? .atLeast : .greater  // ">"
+    case 0x3c: return equals ? .atMost : .less  // "<"
+    case 0x3d: return .equal  // "="
+    default: return nil
+    }
   }
 
   /// Whether every comparator admits `version`.

@@ -27,7 +27,7 @@ import Testing
     #expect(parsed.requires.map(\.name) == ["NotebookKit", "apiary"])
     #expect(parsed.requires.map(\.range.description) == [">=1.0.0 <2.0.0", "^1.0.0"])
     #expect(parsed.requires.map(\.line) == [10, 11])
-    #expect(parsed.lines["abi"] == 3)
+    #expect(parsed.line(of: "abi") == 3 && parsed.line(of: "module") == nil)
     #expect(!parsed.isContractLibrary)
     #expect(parsed.text == text)
   }
