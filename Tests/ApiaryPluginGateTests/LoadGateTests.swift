@@ -273,6 +273,18 @@ import Testing
     #expect(plugins.first?.contracts.map(\.path) == [kit])
   }
 
+  @Test func librariesTheHostAlreadyLoadedAreNotLookedFor() throws {
+    // The loader binds a needed name the process already has to that copy, so the file next to
+    // the plugin (even a broken one) is never opened.
+    _ = try notebookKit(in: "notes", replacing: ["abi": "9c1d44"])
+    let notes = try plugin("notes", in: "notes", flags: linkingNotebookKit("notes"))
+    var host = Fixtures.host
+    host.loadedLibraries = ["libNotebookKit.so"]
+    let (plugins, problems) = LoadGate.check([candidate("notes", notes)], host: host)
+    #expect(problems.map(\.description) == [])
+    #expect(plugins.map(\.contracts.count) == [0])
+  }
+
   @Test func theFirstLoadedCopyOfAContractLibraryIsTheOneUsed() throws {
     let first = try notebookKit(in: "a", version: "1.0.0")
     _ = try notebookKit(in: "b", version: "2.0.0")
