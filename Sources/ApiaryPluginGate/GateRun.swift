@@ -2,8 +2,8 @@
 /// checks across them.
 struct GateRun {
   /// A library file the gate read: a candidate's, or a contract library found through
-  /// `DT_NEEDED`.
-  struct Library {
+  /// `DT_NEEDED`. A class, so the checks update it in place instead of copying its image.
+  final class Library {
     let path: String
     var subject: String?
     let origin: String
@@ -14,6 +14,19 @@ struct GateRun {
     var contracts: [Int] = []
     /// Whether a manifest names it (then it is checked as a plugin), else found as a contract.
     var isCandidate: Bool
+
+    init(
+      path: String, subject: String?, origin: String, image: ELFImage?,
+      problems: [PluginProblem], isCandidate: Bool
+    ) {
+      self.path = path
+      self.subject = subject
+      self.origin = origin
+      self.image = image
+      self.problems = problems
+      self.isCandidate = isCandidate
+    }
+
     var isContract: Bool { !isCandidate || (descriptor?.isContractLibrary ?? false) }
 
     /// `problem`, with this library's subject and origin where it has none.
@@ -141,17 +154,19 @@ struct GateRun {
       let (index, inherited) = queue[head]
       head += 1
       guard let image = libraries[index].image else { continue }
-      let search = SearchPath(for: image, inherited: inherited)
+      var search: SearchPath?  // made only when a name is not loaded yet
       for name in image.neededLibraries {
         let found: Int?
         if let known = loadedNames[name] {
           found = known
         } else {
-          found = locate(name, neededBy: index, search: search)
+          let path = search ?? SearchPath(for: image, inherited: inherited)
+          search = path
+          found = locate(name, neededBy: index, search: path)
         }
         if let found, found != root, !order.contains(found) {
           order.append(found)
-          queue.append((found, search.inherited))
+          queue.append((found, (search ?? SearchPath(for: image, inherited: inherited)).inherited))
         }
       }
     }
