@@ -8,8 +8,10 @@ import Synchronization
 /// snapshot, one ``JournalRecord`` per line, framed by ``JournalFraming``) and `notes.lock`.
 /// Every operation holds an exclusive `flock` on `notes.lock`, first reads what other processes
 /// appended since this one last looked (only the journal's new tail), and a change is appended
-/// and flushed (`fdatasync`) before it returns. When the journal holds more records than there
-/// are live notes (and at least `compactAfter`), it is folded into a new snapshot.
+/// and flushed (`fdatasync`) before it returns. Once the journal holds as many changes as the
+/// snapshot holds notes (and at least `compactAfter`), it is folded into a new snapshot, so the
+/// files stay within about twice the live data and each note is rewritten a bounded number of
+/// times.
 ///
 /// ```swift
 /// let store = FileNoteStore(directory: ".apiary-data")
@@ -44,6 +46,8 @@ final class FileNoteStore: NoteStore {
     /// Bytes and records of the journal already applied (the `start` line included).
     var journalLength = 0
     var journalRecords = 0
+    /// Notes in the snapshot read or written last.
+    var snapshotNotes = 0
     var generation = 0
     var nextID = 1
     /// Live notes, sorted by id (the order they were created in).
@@ -51,7 +55,7 @@ final class FileNoteStore: NoteStore {
   }
 
   /// A store in `directory` (created on open) that compacts once the journal holds at least
-  /// `compactAfter` records and more records than live notes.
+  /// `compactAfter` changes and as many changes as the snapshot holds notes.
   init(directory: String, compactAfter: Int = 1000) {
     paths = Paths(directory: directory)
     self.compactAfter = max(1, compactAfter)
@@ -164,6 +168,7 @@ final class FileNoteStore: NoteStore {
       state.generation = contents.generation
       state.nextID = contents.nextID
       state.notes = contents.notes
+      state.snapshotNotes = contents.notes.count
     }
     if let journal = try OpenFile(paths.journal) {
       state.journal = journal
@@ -262,7 +267,7 @@ final class FileNoteStore: NoteStore {
     state.journalLength += line.count
     state.journalRecords += 1
     apply(record, to: &state)
-    if state.journalRecords > max(compactAfter, state.notes.count) {
+    if state.journalRecords - 1 >= max(compactAfter, state.snapshotNotes) {
       // The change is durable: a failed compaction leaves the files readable (a later call
       // reloads them) and is retried by the next write, so it must not fail this call.
       try? compact(&state)
@@ -279,8 +284,17 @@ final class FileNoteStore: NoteStore {
     state.snapshot?.close()
     state.snapshot = opened
     state.snapshotIdentity = try opened.identity
+    state.snapshotNotes = snapshot.notes.count
     state.generation = generation
-    try startJournal(&state)
+    do {
+      try startJournal(&state)
+    } catch {
+      // The old journal is now older than the snapshot: forget it, so the next call reloads
+      // (and replaces it) instead of appending changes that a reload would ignore.
+      state.journal?.close()
+      state.journal = nil
+      throw error
+    }
   }
 
   /// Replaces the journal with one holding only the `start` line of `state.generation`.

@@ -4,7 +4,7 @@ import NotebookKit
 /// The `store` module: binds `NoteStore` to a file-backed store in the application config's
 /// `dataDirectory`, and opens it in its (async) start, so a damaged store fails the start with
 /// a message that names the file and what to do. Its config's `compactAfter` (default 1000) is
-/// the fewest journal records that are folded into a new snapshot.
+/// the fewest journal changes that are folded into a new snapshot.
 final class StoreModule: Module {
   init() {}
 

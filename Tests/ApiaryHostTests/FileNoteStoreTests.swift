@@ -46,6 +46,22 @@ import Testing
     #expect(try store.all().map(\.id) == [1, 2, 3, 4, 6])
   }
 
+  @Test func theJournalIsFoldedOnceItHoldsAsManyChangesAsTheSnapshotHoldsNotes() throws {
+    let store = FileNoteStore(directory: directory, compactAfter: 2)
+    func journalChanges() throws -> Int {
+      try String(contentsOfFile: store.paths.journal, encoding: .utf8)
+        .split(separator: "\n").count - 1
+    }
+    var changes: [Int] = []
+    for index in 1...8 {
+      _ = try store.create(title: "\(index)", body: "", pinned: false)
+      changes.append(try journalChanges())
+    }
+    // Folded at 2 changes (snapshot of 0 notes), then 2 (of 2), then 4 (of 4): doubling.
+    #expect(changes == [1, 0, 1, 0, 1, 2, 3, 0])
+    #expect(try FileNoteStore(directory: directory).all().count == 8)
+  }
+
   @Test func aCompactionStoppedBetweenItsRenamesLosesAndRepeatsNothing() throws {
     let store = FileNoteStore(directory: directory)
     for index in 1...3 { _ = try store.create(title: "\(index)", body: "", pinned: false) }
@@ -62,6 +78,18 @@ import Testing
     #expect(try entries() == ["notes.json", "notes.journal", "notes.lock"])
     #expect(try reopened.create(title: "4", body: "", pinned: false).id == 4)
     #expect(try store.all().map(\.title) == ["1", "2", "3", "4"], "the first store reloads")
+  }
+
+  @Test func aCompactionThatFailsAfterTheSnapshotLosesNoLaterChange() throws {
+    let store = FileNoteStore(directory: directory)
+    for index in 1...3 { _ = try store.create(title: "\(index)", body: "", pinned: false) }
+    // A directory where the new journal would be written makes the second half fail.
+    let blocker = store.paths.journal + ".tmp"
+    try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+    #expect(throws: StoreError.self) { try store.compact() }
+    try FileManager.default.removeItem(atPath: blocker)
+    _ = try store.create(title: "4", body: "", pinned: false)
+    #expect(try FileNoteStore(directory: directory).all().map(\.title) == ["1", "2", "3", "4"])
   }
 
   @Test func aTornLastRecordIsCutOffByTheNextOpen() throws {
