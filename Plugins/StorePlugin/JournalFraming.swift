@@ -38,16 +38,36 @@ enum JournalFraming {
 
   /// The records in `bytes`, which start at a line boundary.
   static func scan(_ bytes: [UInt8]) throws(Damage) -> Scan {
-    var scan = Scan()
+    var lines: [(offset: Int, json: ArraySlice<UInt8>)] = []
     var start = 0
     while let end = bytes[start...].firstIndex(of: newline) {
       do {
-        scan.records.append(try record(bytes[start..<end]))
+        lines.append((start, try checkedJSON(bytes[start..<end])))
       } catch {
-        throw Damage(line: scan.records.count, offset: start, problem: error.problem)
+        throw Damage(line: lines.count, offset: start, problem: error.problem)
       }
       start = end + 1
-      scan.length = start
+    }
+    // One decoder call for all lines is several times faster than one per line; if it fails, a
+    // line's JSON passed its checksum but is no record (written by something else): find it.
+    var array: [UInt8] = [UInt8(ascii: "[")]
+    for (index, line) in lines.enumerated() {
+      if index > 0 { array.append(UInt8(ascii: ",")) }
+      array.append(contentsOf: line.json)
+    }
+    array.append(UInt8(ascii: "]"))
+    if let records = try? JSONDecoder().decode([JournalRecord].self, from: Data(array)) {
+      return Scan(records: records, length: start)
+    }
+    var scan = Scan(length: start)
+    for (index, line) in lines.enumerated() {
+      do {
+        scan.records.append(try JSONDecoder().decode(JournalRecord.self, from: Data(line.json)))
+      } catch {
+        throw Damage(
+          line: index, offset: line.offset,
+          problem: "checksum matches but the record does not decode (\(StoreError.reason(error)))")
+      }
     }
     return scan
   }
@@ -56,7 +76,10 @@ enum JournalFraming {
     let problem: String
   }
 
-  private static func record(_ line: ArraySlice<UInt8>) throws(LineProblem) -> JournalRecord {
+  /// The JSON of `line` once its checksum matches.
+  private static func checkedJSON(_ line: ArraySlice<UInt8>) throws(LineProblem)
+    -> ArraySlice<UInt8>
+  {
     let json = line.dropFirst(9)
     guard line.count > 9, line[line.startIndex + 8] == space,
       let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
@@ -64,12 +87,7 @@ enum JournalFraming {
     guard CRC32.checksum(json) == expected else {
       throw LineProblem(problem: "checksum mismatch")
     }
-    do {
-      return try JSONDecoder().decode(JournalRecord.self, from: Data(json))
-    } catch {
-      throw LineProblem(
-        problem: "checksum matches but the record does not decode (\(StoreError.reason(error)))")
-    }
+    return json
   }
 
   private static func hex(_ value: UInt32) -> String {

@@ -49,4 +49,17 @@ import Testing
       try JournalFraming.scan(Array("garbage\n".utf8))
     }
   }
+
+  @Test func aLineWhoseChecksumMatchesButIsNoRecordIsReported() throws {
+    let json = Array(#"{"op":"rename"}"#.utf8)
+    let crc = String(CRC32.checksum(json), radix: 16)
+    let foreign =
+      Array((String(repeating: "0", count: 8 - crc.count) + crc + " ").utf8) + json + [10]
+    let start = try JournalFraming.line(for: records[0])
+    let error = try #require(throws: JournalFraming.Damage.self) {
+      try JournalFraming.scan(start + foreign)
+    }
+    #expect(error.line == 1 && error.offset == start.count)
+    #expect(error.problem.contains("does not decode (unknown op 'rename'"), "\(error.problem)")
+  }
 }
