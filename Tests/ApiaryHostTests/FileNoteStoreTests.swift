@@ -7,7 +7,8 @@ import Testing
 /// `FileNoteStore` on a temporary directory. Two stores on one directory stand for two
 /// processes: `flock` locks belong to the open file, so they exclude each other as processes do.
 @Suite struct FileNoteStoreTests {
-  let directory = HostProcess.temporaryDirectory().path
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("file-note-store-tests-\(UUID().uuidString)").path
 
   func entries() throws -> Set<String> {
     Set(try FileManager.default.contentsOfDirectory(atPath: directory))
