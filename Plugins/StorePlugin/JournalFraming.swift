@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let line = try JournalFraming.line(for: .delete(id: 7))
-/// // 4c1b1c8a {"id":7,"op":"delete"}\n   (checksum illustrative)
+/// // db90d160 {"id":7,"op":"delete"}\n
 /// let scan = try JournalFraming.scan(line)
 /// scan.records == [.delete(id: 7)]  // true
 /// ```

@@ -17,6 +17,12 @@ import Testing
     #expect(CRC32.checksum([]) == 0)
   }
 
+  @Test func aLineIsTheChecksumASpaceAndTheJSON() throws {
+    // The checksum as zlib computes it: python3 -c "import zlib; print(hex(zlib.crc32(b'…')))"
+    let line = try JournalFraming.line(for: .delete(id: 7))
+    #expect(String(decoding: line, as: UTF8.self) == "db90d160 {\"id\":7,\"op\":\"delete\"}\n")
+  }
+
   @Test func linesRoundTripOneRecordPerLine() throws {
     let bytes = try journal()
     #expect(bytes.filter { $0 == UInt8(ascii: "\n") }.count == 3, "newlines in a body are escaped")
