@@ -36,7 +36,7 @@ final class FileNoteStore: NoteStore {
 
   /// What this process knows of the directory, and the files it keeps open to know it.
   private struct State {
-    var lock: OpenFile? = nil
+    var lock: OpenFile?
     /// The snapshot and journal read last (kept open so their identities stay unique) and the
     /// identities of the paths then: when a path names another file, another process compacted.
     var snapshot: OpenFile?
@@ -55,10 +55,10 @@ final class FileNoteStore: NoteStore {
   }
 
   /// A store in `directory` (created on open) that compacts once the journal holds at least
-  /// `compactAfter` changes and as many changes as the snapshot holds notes.
+  /// `compactAfter` changes (at least 1) and as many changes as the snapshot holds notes.
   init(directory: String, compactAfter: Int = 1000) {
     paths = Paths(directory: directory)
-    self.compactAfter = max(1, compactAfter)
+    self.compactAfter = compactAfter
   }
 
   deinit {

@@ -11,6 +11,11 @@ final class StoreModule: Module {
   func setUp(_ context: ModuleContext) throws {
     let directory = try context.applicationConfig.string("dataDirectory", default: ".apiary-data")
     let compactAfter = try context.config.int("compactAfter", default: 1000)
+    guard compactAfter > 0 else {
+      throw ConfigError.typeMismatch(
+        owner: context.config.owner, key: "compactAfter", expected: "a positive integer",
+        found: "\(compactAfter)")
+    }
     let store = FileNoteStore(directory: directory, compactAfter: compactAfter)
     try context.container.register((any NoteStore).self, scope: .singleton) { _ in store }
   }

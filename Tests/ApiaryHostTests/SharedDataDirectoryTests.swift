@@ -149,6 +149,17 @@ import Testing
     #expect(metrics?.hasPrefix("{") == true, "other modules still answer: \(result.stdout)")
   }
 
+  @Test func compactAfterMustBePositive() throws {
+    let manifests = try Self.manifests(compactAfter: 0)
+    let result = try HostProcess.run(
+      ["call", "notebook://notes/list", "--manifests", manifests], in: directory)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "module 'store' failed in setUp: config of 'store': key 'compactAfter' expected a "
+          + "positive integer, found 0"), "\(result.stderr)")
+  }
+
   // MARK: Helpers
 
   /// What a create printed, or one element of what list printed.
