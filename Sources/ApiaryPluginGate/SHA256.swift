@@ -78,41 +78,39 @@ public enum SHA256 {
     }
 
     private mutating func compress(_ data: UnsafeBufferPointer<UInt8>, blocks: Int) {
-      var w = [UInt32](repeating: 0, count: 64)
-      for block in 0..<blocks {
-        let base = block * 64
-        for i in 0..<16 {
-          let j = base + i * 4
-          w[i] =
-            UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8
-            | UInt32(data[j + 3])
+      var (a0, b0, c0, d0) = (state[0], state[1], state[2], state[3])
+      var (e0, f0, g0, h0) = (state[4], state[5], state[6], state[7])
+      Self.k.withUnsafeBufferPointer { k in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+          for block in 0..<blocks {
+            let base = block * 64
+            for i in 0..<16 {
+              let j = base + i * 4
+              w[i] =
+                UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8
+                | UInt32(data[j + 3])
+            }
+            for i in 16..<64 {
+              let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+              let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+              w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (a0, b0, c0, d0, e0, f0, g0, h0)
+            for i in 0..<64 {
+              let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+              let choice = (e & f) ^ (~e & g)
+              let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+              let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+              let majority = (a & b) ^ (a & c) ^ (b & c)
+              (h, g, f, e) = (g, f, e, d &+ t1)
+              (d, c, b, a) = (c, b, a, t1 &+ s0 &+ majority)
+            }
+            (a0, b0, c0, d0) = (a0 &+ a, b0 &+ b, c0 &+ c, d0 &+ d)
+            (e0, f0, g0, h0) = (e0 &+ e, f0 &+ f, g0 &+ g, h0 &+ h)
+          }
         }
-        for i in 16..<64 {
-          let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-          let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-          w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d) = (state[0], state[1], state[2], state[3])
-        var (e, f, g, h) = (state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-          let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-          let choice = (e & f) ^ (~e & g)
-          let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-          let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-          let majority = (a & b) ^ (a & c) ^ (b & c)
-          let t2 = s0 &+ majority
-          (h, g, f, e) = (g, f, e, d &+ t1)
-          (d, c, b, a) = (c, b, a, t1 &+ t2)
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
       }
+      state = [a0, b0, c0, d0, e0, f0, g0, h0]
     }
 
     private static let k: [UInt32] = [
