@@ -7,7 +7,8 @@
 #endif
 
 /// An open regular file read at offsets, never past its size or a read bound. The first
-/// `headSize` bytes are read once, so a small library costs one read.
+/// `headSize` bytes are read once, so a small library costs one read; a file opened with a
+/// smaller head (to probe its headers) is read whole at the first miss if it is that small.
 final class ByteFile {
   /// The largest single read: no section the gate needs is anywhere near it.
   static let maximumRead = 64 << 20
@@ -67,6 +68,10 @@ final class ByteFile {
         found: "\(count) bytes")
     }
     if offset + count <= head.count { return Array(head[offset..<offset + count]) }
+    if size <= Self.headSize && head.count < size && !(offset == 0 && count == size) {
+      head = try read(offset: 0, count: size, what: "contents")
+      return Array(head[offset..<offset + count])
+    }
     var bytes = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {

@@ -65,6 +65,7 @@ public struct ELFImage: Sendable {
     comment = (contents[".comment"] ?? []).split(separator: 0).map {
       String(decoding: $0, as: UTF8.self)
     }
+    var dynamicSymbolStrings: (link: Int, bytes: [UInt8]) = (-1, [])  // usually .dynamic's too
     if let table = layout.sections.first(where: { $0.type == 11 }) {  // SHT_DYNSYM
       guard table.entrySize == 24 || table.entrySize == 0 else {
         throw PluginProblem(
@@ -74,6 +75,7 @@ public struct ELFImage: Sendable {
       }
       let entries = try layout.contents(of: table)
       let strings = try layout.strings(at: table.link, for: table)
+      dynamicSymbolStrings = (table.link, strings)
       contents[".dynsym"] = entries
       symbols = DynamicSymbols(entries: entries, strings: strings)
     } else {
@@ -85,7 +87,9 @@ public struct ELFImage: Sendable {
     var soname: String?
     if let dynamic = layout.sections.first(where: { $0.type == 6 }) {  // SHT_DYNAMIC
       let entries = try layout.contents(of: dynamic)
-      let strings = try layout.strings(at: dynamic.link, for: dynamic)
+      let strings =
+        dynamic.link == dynamicSymbolStrings.link
+        ? dynamicSymbolStrings.bytes : try layout.strings(at: dynamic.link, for: dynamic)
       contents[".dynamic"] = entries
       func directories(_ offset: Int) -> [String] {
         guard offset >= 0, offset < strings.count else { return [] }
