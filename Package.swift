@@ -37,8 +37,8 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
-    // Stand-in for branch `gate` (PLUGIN-DESIGN.md §5); deleted when `gate` lands.
-    .target(name: "ApiaryPluginGate", path: "Sources/GateStandIn", exclude: ["README.md"]),
+    // The load gate: checks plugin libraries without loading them (host side, no dependency).
+    .target(name: "ApiaryPluginGate"),
     .target(
       name: "ApiaryCommands",
       dependencies: ["Apiary", "ApiaryTooling", "ApiaryPlugin", "ApiaryPluginGate"]
@@ -51,6 +51,7 @@ let package = Package(
         "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
       ]
     ),
+    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import ApiaryPlugin
 import ApiaryPluginGate
+import Foundation
 
 /// The host's only calls into the load gate (`ApiaryPluginGate`, PLUGIN-DESIGN.md §5). The gate
 /// reads plugin files without running them; nothing here opens a library.
@@ -20,8 +21,26 @@ enum PluginGate {
       apiaryVersion: parsed!,
       abiHash: String(cString: apiary_host_abi_hash()),
       compiler: String(cString: apiary_host_compiler()),
-      triple: String(cString: apiary_host_triple()), abiModules: abiModules)
+      triple: String(cString: apiary_host_triple()), abiModules: abiModules,
+      loadedLibraries: loadedBeforePlugins)
   }
+
+  /// Base names of the libraries loaded before any plugin (libApiary.so, the Swift runtime,
+  /// libc): a plugin's need for one binds to the loaded copy. Taken at the first gate run, which
+  /// comes before any plugin is opened, so no contract library is among them. (`:load` after
+  /// boot checks contract libraries already loaded again, from the files the loader would use.)
+  static let loadedBeforePlugins: Set<String> = {
+    // The mapped files of this process, one a line of /proc/self/maps, path last.
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").flatMap { try? $0.readToEnd() }
+    var names: Set<String> = []
+    for line in String(decoding: maps ?? Data(), as: UTF8.self).split(separator: "\n") {
+      guard let path = line.split(separator: " ").last, path.hasPrefix("/"),
+        let base = path.split(separator: "/").last, base.contains(".so")
+      else { continue }
+      names.insert(String(base))
+    }
+    return names
+  }()
 
   /// The host's facts as descriptor lines (`apiary plugin host`).
   static var hostDescription: String {
