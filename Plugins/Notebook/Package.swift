@@ -15,18 +15,24 @@ let package = Package(
     .package(name: "Apiary", path: "../.."),
     .package(path: "../NotebookKit"),
   ],
-  targets: plugins.flatMap { name -> [Target] in
-    [
-      .target(
-        name: name,
-        dependencies: [
-          .product(name: "Apiary", package: "Apiary"),
-          .product(name: "NotebookKit", package: "NotebookKit"),
-        ]),
-      .target(
-        name: "\(name)Descriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
-        publicHeadersPath: "."),
-    ]
-  },
+  targets: [
+    // Unit tests of the store's internals; the application is tested through `apiary`.
+    .testTarget(
+      name: "StorePluginTests",
+      dependencies: ["StorePlugin", .product(name: "NotebookKit", package: "NotebookKit")])
+  ]
+    + plugins.flatMap { name -> [Target] in
+      [
+        .target(
+          name: name,
+          dependencies: [
+            .product(name: "Apiary", package: "Apiary"),
+            .product(name: "NotebookKit", package: "NotebookKit"),
+          ]),
+        .target(
+          name: "\(name)Descriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
+          publicHeadersPath: "."),
+      ]
+    },
   swiftLanguageModes: [.v6]
 )

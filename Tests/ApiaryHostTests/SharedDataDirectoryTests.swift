@@ -190,7 +190,7 @@ import Testing
   static func manifests(compactAfter: Int, optional: Bool = false) throws -> String {
     let copy = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
     try FileManager.default.copyItem(
-      at: HostProcess.root.appendingPathComponent("Manifests"), to: copy)
+      at: URL(fileURLWithPath: HostProcess.manifests), to: copy)
     let store = copy.appendingPathComponent("modules/store.json")
     var text = try String(contentsOf: store, encoding: .utf8)
     text = text.replacingOccurrences(
