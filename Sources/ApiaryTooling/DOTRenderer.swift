@@ -20,7 +20,8 @@ package enum DOTRenderer {
       let members = graph.modules(at: level)
       guard !members.isEmpty else { continue }
       lines.append("  subgraph \(quote("cluster_" + level.rawValue)) {")
-      lines.append("    label=\(quote("level " + level.rawValue)); style=dashed; color=gray50;")
+      lines.append(
+        "    label=\(quote("level " + level.rawValue)); labelloc=b; style=dashed; color=gray50;")
       for node in members { lines.append("    " + statement(node)) }
       lines.append("  }")
     }
