@@ -50,6 +50,7 @@ package enum DOTRenderer {
     case .dependency: break
     case .provides: attributes += ["style=dashed", "label=\"provides\"", "color=\"#3b6fb6\""]
     case .exposes: attributes += ["style=dotted", "label=\"exposes\"", "color=\"#2e7d32\""]
+    case .calls: attributes += ["style=bold", "label=\"calls\"", "color=\"#8e24aa\""]
     }
     if edge.isOnCycle { attributes += ["color=red", "fontcolor=red", "penwidth=2"] }
     let list = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"

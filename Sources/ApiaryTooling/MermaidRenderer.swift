@@ -30,6 +30,7 @@ package enum MermaidRenderer {
       case .dependency: arrow = "-->"
       case .provides: arrow = "-. provides .->"
       case .exposes: arrow = "-. exposes .->"
+      case .calls: arrow = "== calls ==>"
       }
       lines.append("  \(id(edge.from)) \(arrow) \(id(edge.to))")
       if edge.isOnCycle { cycleEdges.append(index) }

@@ -33,6 +33,8 @@ package struct ModuleGraph: Sendable {
       case provides
       /// Module `from` exposes the target `to`.
       case exposes
+      /// Module `from` calls the target `to`.
+      case calls
     }
     package let from: String
     package let to: String
@@ -45,7 +47,22 @@ package struct ModuleGraph: Sendable {
   package private(set) var nodes: [Node] = []
   package private(set) var edges: [Edge] = []
 
-  package init(modules: [ModuleManifest], services: Bool = false, targets: Bool = false) {
+  /// A module that calls a target (see ``CallScanner``).
+  package struct Call: Sendable, Hashable {
+    package let module: String
+    package let target: String
+
+    package init(module: String, target: String) {
+      self.module = module
+      self.target = target
+    }
+  }
+
+  /// The graph of `modules`; `calls` adds an edge from each calling module to the target (and
+  /// the target nodes, as `targets` does).
+  package init(
+    modules: [ModuleManifest], services: Bool = false, targets: Bool = false, calls: [Call] = []
+  ) {
     var seen: Set<String> = []
     for module in modules where seen.insert(module.name).inserted {
       let kind = Node.Kind.module(
@@ -62,7 +79,10 @@ package struct ModuleGraph: Sendable {
     }
     markCycles(modules)
     if services { addServices(modules) }
-    if targets { addTargets(modules) }
+    if targets || !calls.isEmpty { addTargets(modules) }
+    for call in calls where nodes.contains(where: { $0.id == "target:" + call.target }) {
+      edges.append(Edge(from: call.module, to: "target:" + call.target, kind: .calls))
+    }
   }
 
   /// Marks the edges of each cycle validation reports, and every self dependency.
@@ -110,7 +130,7 @@ package struct ModuleGraph: Sendable {
 
   private mutating func addTargets(_ modules: [ModuleManifest]) {
     var seen: Set<String> = []
-    for module in modules {
+    for module in modules where module.isEnabled {
       for target in module.targets {
         let id = "target:" + target.name
         if seen.insert(id).inserted {

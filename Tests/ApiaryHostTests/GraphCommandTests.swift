@@ -37,6 +37,16 @@ import Testing
     #expect(mermaid.contains("-. provides .->"))
   }
 
+  @Test func callsAreFoundInTheModulesSources() throws {
+    let plugins = HostProcess.root.appendingPathComponent("Plugins").path
+    let result = try HostProcess.run(["graph", HostProcess.manifests, "--calls", plugins])
+    #expect(result.status == 0, "\(result.stderr)")
+    // SearchPlugin builds its index through the generated client: mediator.notes.list().
+    #expect(result.stdout.contains("\"search\" -> \"target:notes\" [style=bold, label=\"calls\""))
+    #expect(!result.stdout.contains("\"notes\" -> \"target:notes\" [style=bold"))
+    #expect(result.stdout.contains("\"target:notes\" [label=\"target\\nnotes\""))
+  }
+
   @Test func aCycleIsStillDrawnAndInRed() throws {
     let directory = try HostProcess.manifests([
       "app.json": BrokenManifestTests.app,

@@ -86,7 +86,7 @@ enum CompletionCommand: HostCommand {
 
   private static func value(of option: String, command: String) -> CompletionSpec.Value {
     switch option {
-    case "--manifests": .directory
+    case "--manifests", "--calls": .directory
     case "--output": .file
     case OutputFormat.option:
       .words(

@@ -6,7 +6,7 @@ enum GraphCommand: HostCommand {
   static let name = "graph"
   static let summary = "Print the module graph as Graphviz DOT or Mermaid"
   static let usage = """
-    USAGE: apiary graph [DIR] [--format dot|mermaid] [--services] [--targets]
+    USAGE: apiary graph [DIR] [--format dot|mermaid] [--services] [--targets] [--calls SOURCES]
 
     Prints the modules declared in DIR (default \(Host.defaultManifests)) as a graph: one group per
     level, each module labelled with its priority, an arrow from each module to each module it
@@ -19,9 +19,12 @@ enum GraphCommand: HostCommand {
       --format FORMAT   dot (default) or mermaid
       --services        add the services each module binds (dashed arrows)
       --targets         add the mediator targets each module exposes (dotted arrows)
+      --calls SOURCES   add which module calls which target (bold arrows), found in the Swift
+                        sources of each module under SOURCES/<Swift module of its type>: calls
+                        through generated clients, perform(target:) and URLs
     """
   static let flags: Set<String> = ["--services", "--targets"]
-  static let options: Set<String> = [OutputFormat.option]
+  static let options: Set<String> = [OutputFormat.option, "--calls"]
 
   enum Format: String, CaseIterable { case dot, mermaid }
 
@@ -39,9 +42,12 @@ enum GraphCommand: HostCommand {
       return ExitStatus.failure
     }
     for problem in set.problems { Output.err("warning: \(problem)") }
+    let calls = arguments.options["--calls"].map {
+      CallScanner.calls(modules: set.enabledModules, sources: $0)
+    }
     let graph = ModuleGraph(
       modules: set.modules, services: arguments.flags.contains("--services"),
-      targets: arguments.flags.contains("--targets"))
+      targets: arguments.flags.contains("--targets"), calls: calls ?? [])
     switch format {
     case .dot: Output.out(DOTRenderer.render(graph, title: set.application?.name ?? directory))
     case .mermaid: Output.out(MermaidRenderer.render(graph))
