@@ -43,9 +43,12 @@ public struct BindingInfo: Sendable, CustomStringConvertible {
   public let isBuilt: Bool
   /// Where a manifest declared it.
   public let source: SourceLocation?
+  /// Its rank among several providers of the key, when registered with one.
+  public let rank: Int?
 
   public var description: String {
-    "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")] "
+    "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")"
+      + "\(rank.map { ", rank \($0)" } ?? "")] "
       + "\(kind), owner \(owner ?? "application")"
   }
 }

@@ -3,6 +3,10 @@ import Foundation
 /// A service resolved on first `get()` and kept afterwards; breaks cycles and defers costly
 /// creation. Safe to share between threads when `T` is `Sendable`.
 ///
+/// A `Lazy` made inside a factory resolves in that factory's object graph even when first used
+/// after the resolve returned, so a `.graph` binding gives the instance the graph already shares
+/// (Swinject's rule).
+///
 /// ```swift
 /// final class Editor {
 ///   let spellChecker: Lazy<SpellChecker>
@@ -11,14 +15,15 @@ import Foundation
 /// }
 /// ```
 public final class Lazy<T> {
-  private let resolver: Resolver
-  private let name: String?
+  private let resolve: @Sendable () throws(ContainerError) -> T
+  /// The object graph it was made in, if any.
+  private let graph: ResolutionGraph?
   private let lock = NSLock()
   private var value: T?
 
-  init(resolver: Resolver, name: String?) {
-    self.resolver = resolver
-    self.name = name
+  init(graph: ResolutionGraph?, _ resolve: @escaping @Sendable () throws(ContainerError) -> T) {
+    self.graph = graph
+    self.resolve = resolve
   }
 
   /// The instance, resolved on the first call (outside the lock; if two threads race, both
@@ -30,7 +35,12 @@ public final class Lazy<T> {
       return value
     }
     lock.unlock()
-    let resolved = try resolver.resolve(T.self, name: name)
+    let resolved: T
+    if let graph {
+      resolved = try ResolutionState.current.resolve(in: graph, resolve)
+    } else {
+      resolved = try resolve()
+    }
     lock.lock()
     defer { lock.unlock() }
     if let value { return value }

@@ -23,7 +23,7 @@ struct ManifestDecoder {
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
     "optional", "config", "services", "targets",
   ]
-  static let serviceKeys = ["protocol", "implementation", "name", "scope"]
+  static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
   static let actionKeys = ["name", "remote", "summary", "returns", "parameters"]
   static let parameterKeys = ["name", "type", "required", "default"]
@@ -167,10 +167,11 @@ struct ManifestDecoder {
     let implementation = string(fields, "implementation", required: true)
     let name = string(fields, "name")
     let scope = enumValue(fields, "scope", Scope.self) ?? .singleton
+    let rank = int(fields, "rank")
     guard let protocolName, let implementation else { return nil }
     return ServiceManifest(
       protocolName: protocolName, implementation: implementation, name: name, scope: scope,
-      source: location(path, node))
+      rank: rank, source: location(path, node))
   }
 
   mutating func target(_ node: ManifestNode, _ path: String) -> TargetManifest? {
