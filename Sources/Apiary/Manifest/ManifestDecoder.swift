@@ -25,7 +25,7 @@ struct ManifestDecoder {
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
-  static let actionKeys = ["name", "remote", "summary", "returns", "parameters"]
+  static let actionKeys = ["name", "remote", "summary", "returns", "parameters", "timeout"]
   static let parameterKeys = ["name", "type", "required", "default"]
   static let beeHiveFileKeys = ["moduleClasses"]
   static let beeHiveModuleKeys = ["moduleClass", "moduleLevel", "modulePriority"]
@@ -194,10 +194,11 @@ struct ManifestDecoder {
     let parameters = (array(fields, "parameters") ?? []).compactMap {
       parameter($0.node, $0.path)
     }
+    let timeout = seconds(fields, "timeout") ?? ActionManifest.defaultTimeout
     guard let name else { return nil }
     return ActionManifest(
       name: name, isRemote: isRemote, parameters: parameters, returns: returns, summary: summary,
-      source: location(path, node))
+      timeout: timeout, source: location(path, node))
   }
 
   mutating func parameter(_ node: ManifestNode, _ path: String) -> ParameterManifest? {
@@ -306,6 +307,18 @@ struct ManifestDecoder {
     report(
       .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
     return nil
+  }
+
+  /// A number of seconds greater than 0, or nil (and a problem) when absent or not one.
+  mutating func seconds(_ fields: Fields, _ key: String) -> Double? {
+    guard let value = double(fields, key), let node = fields[key] else { return nil }
+    guard value > 0, value.isFinite else {
+      report(
+        .invalidValue, fields.child(key), node,
+        "expected a number of seconds greater than 0, found \(node.foundDescription)")
+      return nil
+    }
+    return value
   }
 
   mutating func double(_ fields: Fields, _ key: String) -> Double? {

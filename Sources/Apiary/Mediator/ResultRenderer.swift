@@ -10,37 +10,52 @@ import Foundation
 /// ResultRenderer.render(NonCodableThing())                // NonCodableThing(...)
 /// ```
 public enum ResultRenderer {
+  /// The deepest nesting of arrays and dictionaries rendered; deeper results are refused with
+  /// ``MediatorError/resultTooDeep(limit:)`` instead of exhausting the stack.
+  public static let maximumDepth = 512
+
   /// JSON text when possible, else `String(describing:)`.
-  public static func render(_ value: (any Sendable)?) -> String {
-    json(value) ?? value.map { String(describing: $0) } ?? "null"
+  public static func render(_ value: (any Sendable)?) throws(MediatorError) -> String {
+    var output = ""
+    switch write(value, to: &output, depth: 0) {
+    case .written: return output
+    case .tooDeep: throw .resultTooDeep(limit: maximumDepth)
+    case .notJSON: return value.map { String(describing: $0) } ?? "null"
+    }
   }
 
-  /// JSON text, or nil when the value is not JSON-representable.
+  /// JSON text, or nil when the value is not JSON-representable or nested too deep.
   public static func json(_ value: (any Sendable)?) -> String? {
     var output = ""
-    return write(value, to: &output) ? output : nil
+    return write(value, to: &output, depth: 0) == .written ? output : nil
   }
 
-  private static func write(_ value: Any?, to output: inout String) -> Bool {
+  private enum Outcome {
+    case written, notJSON, tooDeep
+  }
+
+  private static func write(_ value: Any?, to output: inout String, depth: Int) -> Outcome {
+    guard depth <= maximumDepth else { return .tooDeep }
     guard let value = unwrap(value) else {
       output += "null"
-      return true
+      return .written
     }
     switch value {
     case is Void: output += "null"
-    case let json as JSONValue: return write(json, to: &output)
+    case let json as JSONValue: return write(json, to: &output, depth: depth)
     case let string as String: writeString(string, to: &output)
     case let bool as Bool: output += bool ? "true" : "false"
     case let int as Int: output += String(int)
     case let integer as any BinaryInteger: output += String(describing: integer)
     case let double as Double:
-      guard double.isFinite else { return false }
+      guard double.isFinite else { return .notJSON }
       output += String(describing: double)
     case let array as [Any]:
       output += "["
       for (index, element) in array.enumerated() {
         if index > 0 { output += "," }
-        guard write(element, to: &output) else { return false }
+        let outcome = write(element, to: &output, depth: depth + 1)
+        guard outcome == .written else { return outcome }
       }
       output += "]"
     case let object as [String: Any]:
@@ -49,7 +64,8 @@ public enum ResultRenderer {
         if index > 0 { output += "," }
         writeString(key, to: &output)
         output += ":"
-        guard write(object[key], to: &output) else { return false }
+        let outcome = write(object[key], to: &output, depth: depth + 1)
+        guard outcome == .written else { return outcome }
       }
       output += "}"
     case let encodable as any Encodable:
@@ -57,26 +73,31 @@ public enum ResultRenderer {
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       guard let data = try? encoder.encode(encodable),
         let text = String(data: data, encoding: .utf8)
-      else { return false }
+      else { return .notJSON }
       output += text
-    default: return false
+    default: return .notJSON
     }
-    return true
+    return .written
   }
 
-  private static func write(_ json: JSONValue, to output: inout String) -> Bool {
+  private static func write(_ json: JSONValue, to output: inout String, depth: Int) -> Outcome {
     switch json {
-    case .array(let values): return write(values.map { $0 as Any }, to: &output)
-    case .object(let members): return write(members.mapValues { $0 as Any }, to: &output)
-    default: return write(json.plainValue, to: &output)
+    case .array(let values): return write(values.map { $0 as Any }, to: &output, depth: depth)
+    case .object(let members):
+      return write(members.mapValues { $0 as Any }, to: &output, depth: depth)
+    default: return write(json.plainValue, to: &output, depth: depth)
     }
   }
 
-  /// Looks through `Optional`s nested inside `Any`.
+  /// Looks through `Optional`s nested inside `Any` (a bounded number of them).
   private static func unwrap(_ value: Any?) -> Any? {
-    guard let value else { return nil }
-    if let optional = value as? any OptionalProtocol { return unwrap(optional.wrapped) }
-    return value
+    var current = value
+    for _ in 0...maximumDepth {
+      guard let value = current else { return nil }
+      guard let optional = value as? any OptionalProtocol else { return value }
+      current = optional.wrapped
+    }
+    return current
   }
 
   private static func writeString(_ string: String, to output: inout String) {
