@@ -11,7 +11,8 @@ enum JSONText {
     guard let root = parsed.root else {
       return .failure(Refusal(reason: parsed.problems.last?.message ?? "not JSON"))
     }
-    guard case .object = root.value, let object = root.jsonValue.plainValue as? [String: any Sendable]
+    guard case .object = root.value,
+      let object = root.jsonValue.plainValue as? [String: any Sendable]
     else { return .failure(Refusal(reason: nil)) }
     return .success(object)
   }

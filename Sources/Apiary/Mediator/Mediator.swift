@@ -392,7 +392,8 @@ public final class Mediator: Sendable {
     guard Self.anyMatches(installed, prepared) else { return dispatch }
     let call = ActionCall(
       target: prepared.target, action: prepared.action, params: params, origin: origin)
-    let matching = claim(installed.filter { $0.scope.matches(target: call.target, action: call.action) })
+    let matching = claim(
+      installed.filter { $0.scope.matches(target: call.target, action: call.action) })
     guard !matching.isEmpty else { return dispatch }
     dispatch.call = call
     dispatch.afters = Self.afterOrder(matching).compactMap(\.interceptor.after)
@@ -519,7 +520,8 @@ public final class Mediator: Sendable {
   private func fallbackCall(_ call: ActionCall) throws(MediatorError) -> (
     PreparedAction, [String: any Sendable], [Installed]
   )? {
-    guard let fallback, case (let prepared?, let interceptors) = lookup(fallback.target, fallback.action)
+    guard let fallback,
+      case (let prepared?, let interceptors) = lookup(fallback.target, fallback.action)
     else { return nil }
     if case .remote = call.origin, !prepared.manifest.isRemote { return nil }
     let params: [String: any Sendable] = [

@@ -21,7 +21,9 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
     for action in actions {
       let parameters = action.parameters.map { parameter in
         var text = "\(parameter.name): \(parameter.kind.rawValue)"
-        if let value = parameter.defaultValue { text += " = " + (ResultRenderer.json(value) ?? "null") }
+        if let value = parameter.defaultValue {
+          text += " = " + (ResultRenderer.json(value) ?? "null")
+        }
         if !parameter.isRequired, parameter.defaultValue == nil { text += "?" }
         return text
       }

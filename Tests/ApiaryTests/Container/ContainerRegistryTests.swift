@@ -10,7 +10,8 @@ import Testing
     let c = Container()
     let counter = DICounter()
     try c.register(DIThing.self, scope: .graph) { _ in DIThing(id: counter.next()) }
-    try c.register(DIGraphHolder.self) { r in DIGraphHolder(thing: try r.resolve(), later: r.lazy()) }
+    try c.register(DIGraphHolder.self) { r in DIGraphHolder(thing: try r.resolve(), later: r.lazy())
+    }
     let holder = try c.resolve(DIGraphHolder.self)
     // First used after the resolve returned: still the graph's instance.
     #expect(try holder.later.get() === holder.thing)
@@ -66,7 +67,9 @@ import Testing
 
   @Test func noBindingNamesTheChainAndTheProperty() throws {
     let c = Container()
-    try c.register(DINotesService.self) { r in DINotesService(store: try r.resolve(), log: try r.resolve()) }
+    try c.register(DINotesService.self) { r in
+      DINotesService(store: try r.resolve(), log: try r.resolve())
+    }
     try c.register((any DIStore).self) { _ in DIMemoryStore() }
     try c.register(DINotesScreen.self) { r in DINotesScreen(notes: try r.resolve()) }
     let error = #expect(throws: ContainerError.self) { try c.resolve(DINotesScreen.self) }
@@ -93,8 +96,10 @@ import Testing
 
   @Test func runtimeArgumentsWorkThroughAliasesLazyProviderAndOptional() throws {
     let c = Container()
-    try c.register(DIGreeting.self) { (_, who: String, times: Int) in DIGreeting(who: who, times: times) }
-      .implements((any CustomStringConvertible).self)
+    try c.register(DIGreeting.self) { (_, who: String, times: Int) in
+      DIGreeting(who: who, times: times)
+    }
+    .implements((any CustomStringConvertible).self)
     let alias = try c.resolve((any CustomStringConvertible).self, arguments: "Ada", 2)
     #expect(alias.description == "hi Adahi Ada")
     #expect(try c.lazy(DIGreeting.self, arguments: "Bo", 1).get().text == "hi Bo")
@@ -143,7 +148,9 @@ import Testing
     let c = Container()
     let counter = DICounter()
     try c.register(DIThing.self, scope: .singleton) { _ in DIThing(id: counter.next()) }
-    try c.register(DIThing.self, name: "other", scope: .singleton) { _ in DIThing(id: counter.next()) }
+    try c.register(DIThing.self, name: "other", scope: .singleton) { _ in
+      DIThing(id: counter.next())
+    }
     let fixed = DIMemoryStore(name: "fixed")
     try c.register((any DIStore).self, instance: fixed)
     let first = try c.resolve(DIThing.self)

@@ -46,10 +46,12 @@ import Testing
   @Test func canOpenSaysWhetherAndWhyWithoutCalling() throws {
     let mediator = try Fixtures.mediator(withFallback: true)
     let recorder = Recorder()
-    mediator.intercept(.global, .before { call in
-      recorder.record(call)
-      return .proceed
-    })
+    mediator.intercept(
+      .global,
+      .before { call in
+        recorder.record(call)
+        return .proceed
+      })
     func reason(_ url: String) -> MediatorError? {
       if case .failure(let error) = mediator.canOpen(url) { return error }
       return nil
@@ -57,12 +59,17 @@ import Testing
     #expect(
       try mediator.canOpen("app://calc/add?a=1").get()
         == ActionReference(target: "calc", action: "add"))
-    #expect(reason("web://calc/add?a=1") == .wrongScheme(url: "web://calc/add?a=1", expected: "app", found: "web"))
+    #expect(
+      reason("web://calc/add?a=1")
+        == .wrongScheme(url: "web://calc/add?a=1", expected: "app", found: "web"))
     #expect(reason("app://calc/apply?a=1") == .notRemote(target: "calc", action: "apply"))
     #expect(
       reason("app://calc/add?a=x")
-        == .invalidParameterValue(target: "calc", action: "add", key: "a", expected: "int", found: "x"))
-    #expect(reason("app://calc/add") == .missingParameter(target: "calc", action: "add", key: "a", expected: "int"))
+        == .invalidParameterValue(
+          target: "calc", action: "add", key: "a", expected: "int", found: "x"))
+    #expect(
+      reason("app://calc/add")
+        == .missingParameter(target: "calc", action: "add", key: "a", expected: "int"))
     // The local-only fallback does not take URLs; a remote one does.
     #expect(reason("app://ghost/boo") == .targetNotFound(target: "ghost", action: "boo"))
     #expect(reason("app://calc/divide") == .actionNotFound(target: "calc", action: "divide"))

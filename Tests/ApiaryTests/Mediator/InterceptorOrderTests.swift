@@ -36,19 +36,23 @@ import Testing
     mediator.intercept(.action(target: "calc", action: "add"), .instead { _ in "action" })
     mediator.intercept(.global, .instead { _ in "global" })
     mediator.intercept(.target("calc"), .instead { _ in "target" })
-    #expect(try mediator.perform(target: "calc", action: "add", params: ["a": 1]) as? String == "action")
+    #expect(
+      try mediator.perform(target: "calc", action: "add", params: ["a": 1]) as? String == "action")
     #expect(try mediator.perform(target: "calc", action: "id") as? String == "target")
   }
 
   @Test func aVetoStopsInnerBeforesButEveryAfterRuns() throws {
     let mediator = try Fixtures.mediator()
     let recorder = Recorder()
-    mediator.intercept(.action(target: "calc", action: "id"), .before { _ in
-      recorder.note("inner before")
-      return .proceed
-    })
+    mediator.intercept(
+      .action(target: "calc", action: "id"),
+      .before { _ in
+        recorder.note("inner before")
+        return .proceed
+      })
     mediator.intercept(.global, .before { _ in .veto("closed") })
-    mediator.intercept(.action(target: "calc", action: "id"), .after { _, _ in recorder.note("inner after") })
+    mediator.intercept(
+      .action(target: "calc", action: "id"), .after { _, _ in recorder.note("inner after") })
     let error = mediatorError { try mediator.perform(target: "calc", action: "id") }
     #expect(error == .vetoed(target: "calc", action: "id", reason: "closed"))
     #expect(recorder.log == ["inner after"])

@@ -76,7 +76,9 @@ import Testing
     let mediator = try GateTarget.mediator()
     let gate = Gate()
     gate.open()
-    #expect(try mediator.perform(target: "gate", action: "block", params: ["gate": gate]) as? Bool == true)
+    #expect(
+      try mediator.perform(target: "gate", action: "block", params: ["gate": gate]) as? Bool == true
+    )
   }
 }
 
