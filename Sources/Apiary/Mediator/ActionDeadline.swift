@@ -14,41 +14,51 @@ enum ActionDeadline {
     let race = Race()
     let seconds = prepared.manifest.timeout
     return try await withCheckedThrowingContinuation { continuation in
-      race.begin(continuation)
-      let work: Task<Void, Never>?
+      let work = Locked<Task<Void, Never>?>(nil)
+      race.begin(continuation, seconds: seconds) {
+        let timedOut = MediatorError.timedOut(
+          target: prepared.target, action: prepared.action, seconds: seconds)
+        if race.finish(.failure(timedOut)) { work.withLock { $0 }?.cancel() }
+      }
       if let run = prepared.runSync {
-        work = nil
         DispatchQueue.global().async { race.finish(Result { try run(parameters, cache) }) }
       } else {
-        work = Task(executorPreference: DispatchExecutor.shared) {
+        let task = Task(executorPreference: DispatchExecutor.shared) {
           do {
             race.finish(.success(try await prepared.runAsync(parameters, cache)))
           } catch {
             race.finish(.failure(error))
           }
         }
-      }
-      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-        let timedOut = MediatorError.timedOut(
-          target: prepared.target, action: prepared.action, seconds: seconds)
-        if race.finish(.failure(timedOut)) { work?.cancel() }
+        work.withLock { $0 = task }
       }
     }
   }
 
-  /// Resumes the caller exactly once, whichever of the action and the timer finishes first.
+  /// Resumes the caller exactly once, whichever of the action and the timer finishes first,
+  /// and cancels the timer then, so a finished call leaves nothing scheduled behind it.
   private final class Race: Sendable {
     private let continuation = Locked<CheckedContinuation<(any Sendable)?, any Error>?>(nil)
     private let finished = Atomic<Bool>(false)
+    /// libdispatch sources may be scheduled, resumed and cancelled from any thread (cancelling
+    /// twice is harmless); it is set up once in `begin` before anything else can reach it.
+    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(queue: .global())
 
-    func begin(_ continuation: CheckedContinuation<(any Sendable)?, any Error>) {
+    func begin(
+      _ continuation: CheckedContinuation<(any Sendable)?, any Error>, seconds: Double,
+      onTimeout: @escaping @Sendable () -> Void
+    ) {
       self.continuation.withLock { $0 = continuation }
+      timer.setEventHandler(handler: onTimeout)
+      timer.schedule(deadline: .now() + seconds)
+      timer.resume()
     }
 
     /// Resumes with `result` unless the other side already did; true when this call won.
     @discardableResult
     func finish(_ result: Result<(any Sendable)?, any Error>) -> Bool {
       guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+      timer.cancel()
       continuation.withLock { $0.take() }?.resume(with: result)
       return true
     }
