@@ -10,7 +10,7 @@ import Testing
     let root = Container()
     let events = Locked<[String]>([])
     let token = root.observe((any DIStore).self) { change in
-      events.withLock { $0.append("\(change.isAdded ? "+" : "-")\(change.info.owner ?? "app")") }
+      events.withLock { $0.append("\(change.kind == .added ? "+" : "-")\(change.owner ?? "app")") }
     }
     try root.register((any DIStore).self) { _ in DIMemoryStore() }
     try root.owned(by: "plugin").register((any DIStore).self, override: true) { _ in
@@ -48,7 +48,7 @@ import Testing
     let added = Locked(0)
     let removed = Locked(0)
     root.observe((any DIStore).self) { change in
-      if change.isAdded {
+      if change.kind == .added {
         added.withLock { $0 += 1 }
       } else {
         removed.withLock { $0 += 1 }
@@ -67,11 +67,5 @@ import Testing
     }
     #expect(removed.withLock { $0 } == threads)
     #expect(!root.isBound((any DIStore).self))
-  }
-}
-
-extension BindingChange {
-  var isAdded: Bool {
-    if case .added = self { true } else { false }
   }
 }

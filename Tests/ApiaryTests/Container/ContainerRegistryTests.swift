@@ -139,7 +139,8 @@ import Testing
     try c.register((any DILogger).self, name: "audit") { _ in DIMemoryLogger() }
     try c.owned(by: "low").bind(
       ServiceManifest(
-        protocolName: "ApiaryTests.DIStore", implementation: "ApiaryTests.DIFileStore", rank: 1))
+        protocolName: "ApiaryTests.DIStore", implementation: "ApiaryTests.DIFileStore", rank: 1),
+      catalog: TypeCatalog())
     try c.owned(by: "high").register((any DIStore).self, rank: 2) { _ in DIMemoryStore() }
     #expect(try c.resolveAll((any DIStore).self).map(\.name) == ["memory", "file"])
   }

@@ -1,3 +1,4 @@
+import ApiaryTooling
 import Testing
 
 @testable import Apiary
