@@ -53,6 +53,8 @@ public final class Mediator: Sendable {
   private struct State: Sendable {
     var actions: [Key: PreparedAction] = [:]
     var targets: [String: TargetBox] = [:]
+    /// Outermost scope first (global, target, action), installation order within a scope:
+    /// the order `before`s run in.
     var interceptors: [Installed] = []
     var nextInterceptorID = 0
   }
@@ -340,17 +342,20 @@ public final class Mediator: Sendable {
   /// synchronous or an `async` ``complete(_:)``; only running the action differs between them.
   private struct Dispatch {
     enum Step {
-      /// Answered already: by a not-found handler, an `instead`, or a `before`'s veto.
-      case answered(Result<(any Sendable)?, any Error>)
+      /// Answered already: by a not-found handler or an `instead`.
+      case answered((any Sendable)?)
+      /// Failed already: a `before`'s veto or a throwing `instead`. (Two cases, not a `Result`,
+      /// whose generic metadata the call path would look up on every call.)
+      case failed(any Error)
       /// The action to run.
       case run(PreparedAction, Parameters)
     }
     var step: Step
     let cache: Bool
-    /// The call as interceptors see it, and the matching `after`s in the order they run; none
-    /// (and no call built) when no interceptor matches.
+    /// The call as interceptors see it, and the interceptors that match it; none (and no call
+    /// built) when no interceptor matches.
     var call: ActionCall?
-    var afters: [Interceptor.After] = []
+    var matching: [Installed] = []
   }
 
   private func begin(
@@ -400,18 +405,21 @@ public final class Mediator: Sendable {
       installed.filter { $0.scope.matches(target: call.target, action: call.action) })
     guard !matching.isEmpty else { return dispatch }
     dispatch.call = call
-    dispatch.afters = Self.afterOrder(matching).compactMap(\.interceptor.after)
+    dispatch.matching = matching
     for entry in matching {
       if case .veto(let reason) = entry.interceptor.before?(call) ?? .proceed {
-        dispatch.step = .answered(
-          .failure(
-            MediatorError.vetoed(target: call.target, action: call.action, reason: reason)))
+        dispatch.step = .failed(
+          MediatorError.vetoed(target: call.target, action: call.action, reason: reason))
         return dispatch
       }
     }
     // The innermost scope's most recently installed `instead` replaces the action.
     if let instead = matching.last(where: { $0.interceptor.instead != nil })?.interceptor.instead {
-      dispatch.step = .answered(Result { try instead(call) })
+      do {
+        dispatch.step = .answered(try instead(call))
+      } catch {
+        dispatch.step = .failed(error)
+      }
     }
     return dispatch
   }
@@ -424,7 +432,8 @@ public final class Mediator: Sendable {
     }
     let result: Result<(any Sendable)?, any Error>
     switch dispatch.step {
-    case .answered(let answer): result = answer
+    case .answered(let value): result = .success(value)
+    case .failed(let error): result = .failure(error)
     case .run(let prepared, let parameters):
       result = Result {
         guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
@@ -438,7 +447,8 @@ public final class Mediator: Sendable {
   private func complete(_ dispatch: Dispatch) async throws -> (any Sendable)? {
     let result: Result<(any Sendable)?, any Error>
     switch dispatch.step {
-    case .answered(let answer): result = answer
+    case .answered(let value): result = .success(value)
+    case .failed(let error): result = .failure(error)
     case .run(let prepared, let parameters):
       do {
         result = .success(
@@ -455,7 +465,12 @@ public final class Mediator: Sendable {
     -> (any Sendable)?
   {
     if let call = dispatch.call {
-      for after in dispatch.afters { after(call, result) }
+      // Innermost scope first (action, target, global), each in installation order.
+      for level in [2, 1, 0] {
+        for entry in dispatch.matching where entry.scope.level == level {
+          entry.interceptor.after?(call, result)
+        }
+      }
     }
     return try result.get()
   }
@@ -484,15 +499,6 @@ public final class Mediator: Sendable {
     }
   }
 
-  /// `installed` is kept outermost first (global, target, action; installation order within a
-  /// scope), the order of `before`s; `after`s run innermost scope first, each scope in
-  /// installation order.
-  private static func afterOrder(_ matching: [Installed]) -> [Installed] {
-    var ordered: [Installed] = []
-    for level in [2, 1, 0] { ordered += matching.filter { $0.scope.level == level } }
-    return ordered
-  }
-
   private static func asyncError(_ prepared: PreparedAction) -> MediatorError {
     .asyncActionInSyncCall(target: prepared.target, action: prepared.action)
   }
@@ -509,7 +515,7 @@ public final class Mediator: Sendable {
         ? state.targets[call.target] : nil
     }
     if let box, case .handled(let value) = try box.notFound(call, cache: cache) {
-      return Dispatch(step: .answered(.success(value)), cache: cache)
+      return Dispatch(step: .answered(value), cache: cache)
     }
     if let (prepared, params, interceptors) = try fallbackCall(call) {
       return begin(prepared, try prepared.schema.check(params), interceptors, call.origin, false)

@@ -56,7 +56,7 @@ import Testing
     }
     let threads = 8
     DispatchQueue.concurrentPerform(iterations: threads) { index in
-      try? root.owned(by: "m\(index)").register((any DIStore).self, rank: index) { _ in
+      _ = try? root.owned(by: "m\(index)").register((any DIStore).self, rank: index) { _ in
         DIMemoryStore(name: "m\(index)")
       }
     }
