@@ -134,8 +134,13 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
     return value
   }
 
+  /// The error a factory or hook threw, as a ``ContainerError``; a missing dependency names
+  /// this binding in its chain.
   @usableFromInline
   func wrap(_ error: any Error) -> ContainerError {
-    (error as? ContainerError) ?? .factoryFailed(serviceKey, underlying: error)
+    guard let error = error as? ContainerError else {
+      return .factoryFailed(serviceKey, underlying: error)
+    }
+    return error.neededBy(binding: serviceKey)
   }
 }

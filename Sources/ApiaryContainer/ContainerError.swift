@@ -63,6 +63,14 @@ public enum ContainerError: Error, CustomStringConvertible {
     }
   }
 
+  /// The same error, adding `key` (a binding whose factory needed the missing key) to the
+  /// front of the chain.
+  func neededBy(binding key: ServiceKey) -> ContainerError {
+    guard case .notBound(let missing, var nearby) = self else { return self }
+    nearby.requiredBy.insert(key, at: 0)
+    return .notBound(missing, nearby: nearby)
+  }
+
   /// The same error, naming the ``Injected`` property whose resolve found no binding.
   func neededBy(property: String, of type: Any.Type) -> ContainerError {
     guard case .notBound(let key, var nearby) = self, nearby.property == nil else { return self }
@@ -84,8 +92,9 @@ public enum ContainerError: Error, CustomStringConvertible {
 public struct NearbyBindings: Sendable {
   let registry: Registry?
   let key: ServiceKey?
-  /// The bindings being built when the key was needed, outermost first.
-  public let requiredBy: [ServiceKey]
+  /// The bindings being built when the key was needed, outermost first (each binding adds
+  /// itself as the error passes through it, so a top-level miss costs nothing extra).
+  public internal(set) var requiredBy: [ServiceKey]
   /// The ``Injected`` property that needed the key, e.g. `property 'store' of App.Editor`.
   public internal(set) var property: String?
 

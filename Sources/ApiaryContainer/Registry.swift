@@ -74,8 +74,7 @@ final class Registry: @unchecked Sendable {
       throw .notBound(
         ServiceKey(T.self, name: name, arguments: Args.self),
         nearby: NearbyBindings(
-          registry: self, key: ServiceKey(T.self, name: name, arguments: Args.self),
-          requiredBy: ResolutionState.current.stack.map(\.serviceKey)))
+          registry: self, key: ServiceKey(T.self, name: name, arguments: Args.self)))
     }
     return value
   }
