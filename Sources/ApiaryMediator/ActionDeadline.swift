@@ -36,6 +36,10 @@ enum ActionDeadline {
     }
   }
 
+  /// Where deadlines fire: a serial queue, which libdispatch serves with a thread of its own
+  /// even when every worker of the global queues is held by actions that block.
+  private static let timers = DispatchQueue(label: "apiary.action-deadlines")
+
   /// Resumes the caller exactly once, whichever of the action and the timer finishes first,
   /// and cancels the timer then, so a finished call leaves nothing scheduled behind it.
   private final class Race: Sendable {
@@ -43,7 +47,8 @@ enum ActionDeadline {
     private let finished = Atomic<Bool>(false)
     /// libdispatch sources may be scheduled, resumed and cancelled from any thread (cancelling
     /// twice is harmless); it is set up once in `begin` before anything else can reach it.
-    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(queue: .global())
+    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(
+      queue: ActionDeadline.timers)
 
     func begin(
       _ continuation: CheckedContinuation<(any Sendable)?, any Error>, seconds: Double,
