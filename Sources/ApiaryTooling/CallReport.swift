@@ -1,3 +1,5 @@
+import ApiaryMediator
+
 /// `apiary call --format json`: the result of one call, or the typed error that refused it.
 ///
 /// ```swift
@@ -8,14 +10,17 @@
 /// //            "message":"…","type":"MediatorError"},"ok":false…
 /// ```
 package enum CallReport {
-  /// A result that is not JSON-representable is written as its description.
-  package static func success(url: String, result: (any Sendable)?) -> String {
+  /// A result that is not JSON-representable is written as its description; one nested too
+  /// deep is refused as ``ResultRenderer/render(_:)`` refuses it.
+  package static func success(url: String, result: (any Sendable)?) throws(MediatorError)
+    -> String
+  {
     let json = ResultRenderer.json(result) != nil
     return JSONDocument.render(
       command: "call",
       [
         "url": url, "ok": true,
-        "result": json ? result : ResultRenderer.render(result),
+        "result": json ? result : try ResultRenderer.render(result),
       ])
   }
 

@@ -42,7 +42,7 @@ enum CallCommand: HostCommand {
     do {
       let result = try await kernel.mediator.open(url)
       Output.out(
-        format == .json
+        try format == .json
           ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
     } catch {
       if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
