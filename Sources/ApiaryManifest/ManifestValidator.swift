@@ -120,15 +120,17 @@ package struct ManifestValidator {
     for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (index, service) in module.services.enumerated() {
         let key = ServiceKey(protocolName: service.protocolName, name: service.name)
-        if let (firstModule, firstIndex) = services[key] {
+        if let (firstModule, firstIndex) = services[key],
+          service.rank == nil || modules[firstModule].services[firstIndex].rank == nil
+        {
           let first = serviceLocation(firstModule, firstIndex)
           let named = service.name.map { " named '\($0)'" } ?? ""
           problems.append(
             ManifestProblem(
               .duplicateName, at: serviceLocation(moduleIndex, index),
               "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
-                + "give one of them a different 'name'"))
-        } else {
+                + "give one of them a different 'name', or give each a 'rank'"))
+        } else if services[key] == nil || service.rank == nil {
           services[key] = (moduleIndex, index)
         }
       }
@@ -247,7 +249,7 @@ package struct ManifestValidator {
 
   /// One elementary cycle (node indices, without repeating the first) per strongly connected
   /// component with more than one node, starting at its lowest index, in order of that index.
-  static func cycles(_ edges: [[Int]]) -> [[Int]] {
+  package static func cycles(_ edges: [[Int]]) -> [[Int]] {
     let count = edges.count
     var order = [Int](repeating: -1, count: count)
     var low = [Int](repeating: 0, count: count)

@@ -1,21 +1,33 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary validate [DIR]`: every manifest problem, with file, line and key path.
 enum ValidateCommand: HostCommand {
   static let name = "validate"
   static let summary = "Check manifests and print every problem"
   static let usage = """
-    USAGE: apiary validate [DIR]
+    USAGE: apiary validate [DIR] [--format text|json]
 
     Reads DIR/app.json (or app.plist) and every module manifest it names, runs the plugin load
     gate over every library they name (without loading any plugin code), and prints every
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
     were any. DIR defaults to \(Host.defaultManifests).
+
+    OPTIONS:
+      --manifests DIR   the same as DIR
+      --format FORMAT   text (default) or json (schema in docs/json-output.md); plugin
+                        refusals are problems whose message starts "plugin refused:"
     """
+  static let options: Set<String> = [OutputFormat.option]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory = arguments.manifests
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     var loader = ApplicationLoader(plugins: .gateOnly)
+    if format == .json { return json(directory: directory, loader: &loader) }
     let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
     do {
       loaded = try loader.load(directory: directory)
@@ -46,5 +58,32 @@ enum ValidateCommand: HostCommand {
     for line in lines { Output.out(line) }
     Output.err("\(lines.count) problem\(lines.count == 1 ? "" : "s") in \(directory)")
     return ExitStatus.failure
+  }
+
+  /// The same checks, as one JSON document on standard output; the same exit status.
+  private static func json(directory: String, loader: inout ApplicationLoader) -> Int32 {
+    var set = ManifestSet()
+    do {
+      let loaded = try loader.load(directory: directory)
+      set = ManifestSet(
+        application: loaded.application, modules: loaded.modules, files: loaded.files)
+    } catch {
+      set.problems = error.manifestProblems
+      set.problems += error.pluginProblems.map(refusal)
+      set.application = nil
+    }
+    set.problems += loader.notices.map(refusal)
+    var planError: PlanError?
+    if set.problems.isEmpty {
+      do { _ = try BootPlan(modules: set.modules) } catch { planError = error }
+    }
+    Output.out(ValidationReport.json(directory: directory, set: set, planError: planError))
+    let valid = set.problems.isEmpty && set.application != nil && planError == nil
+    return valid ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// A load gate refusal as a problem of the JSON report.
+  private static func refusal(_ text: String) -> ManifestProblem {
+    ManifestProblem(.invalidValue, at: SourceLocation(file: "plugin"), "plugin refused: \(text)")
   }
 }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "c1d1949de54fdb92739b3643223e537f2e18ee948c75bee57e1c830b0ac9f6d2"
+#define APIARY_ABI_HASH "154999a4d97890bc463240560ae7805056631ef740838fdce86cc7e0cf1bc49b"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
