@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func callsAreFoundInTheModulesSources() throws {
-    let plugins = HostProcess.root.appendingPathComponent("Plugins").path
+    let plugins = HostProcess.root.appendingPathComponent("Plugins/Notebook/Sources").path
     let result = try HostProcess.run(["graph", HostProcess.manifests, "--calls", plugins])
     #expect(result.status == 0, "\(result.stderr)")
     // SearchPlugin builds its index through the generated client: mediator.notes.list().

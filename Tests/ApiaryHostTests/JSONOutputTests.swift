@@ -19,8 +19,10 @@ import Testing
       {
         "schemaVersion": 1,
         "modules": [
-          {"name": "a", "type": "LoggingPlugin.LoggingModule", "priorty": 3},
-          {"name": "c", "type": "LoggingPlugin.LoggingModule", "priority": "high"}
+          {"name": "a", "type": "LoggingPlugin.LoggingModule", "priorty": 3,
+           "library": "\(PluginGateTests.library("LoggingPlugin").path)", "version": "1.0.0"},
+          {"name": "c", "type": "LoggingPlugin.LoggingModule", "priority": "high",
+           "library": "\(PluginGateTests.library("LoggingPlugin").path)", "version": "1.0.0"}
         ]
       }
       """,
@@ -37,7 +39,7 @@ import Testing
     #expect(unknown["line"] as? Int == 4)
     #expect(unknown["keyPath"] as? String == "modules[0].priorty")
     let mismatch = try #require(problems.first { $0["kind"] as? String == "typeMismatch" })
-    #expect(mismatch["line"] as? Int == 5)
+    #expect(mismatch["line"] as? Int == 6)
     #expect(mismatch["column"] as? Int != nil)
     #expect(mismatch["keyPath"] as? String == "modules[1].priority")
     #expect(mismatch["expected"] as? String == "integer")

@@ -13,6 +13,7 @@ import Testing
     """
     {"schemaVersion": 1, "modules": [
       {"name": "\(name)", "type": "NotesPlugin.NotesModule",
+       "library": "\(PluginGateTests.library("NotesPlugin").path)", "version": "1.0.0",
        "services": [{"protocol": "NotebookKit.Logger",
                      "implementation": "LoggingPlugin.ConsoleLogger"\(rank)}],
        "targets": [{"name": "\(name)", "type": "NotesPlugin.NotesTarget",
@@ -48,6 +49,7 @@ import Testing
       "modules/a.json": """
       {"schemaVersion": 1, "modules": [
         {"name": "logging", "type": "LoggingPlugin.LoggingModule",
+         "library": "\(PluginGateTests.library("LoggingPlugin").path)", "version": "1.0.0",
          "services": [{"protocol": "NotebookKit.NoteStore",
                        "implementation": "LoggingPlugin.ConsoleLogger"}]}
       ]}
