@@ -46,6 +46,16 @@ struct Arguments {
     try positionals(atMost: 1).first ?? Host.defaultManifests
   }
 
+  /// `--shutdown-timeout SECONDS`, or ``Host/defaultShutdownTimeout`` when not given.
+  func shutdownTimeout() throws(UsageError) -> Double {
+    guard let text = options["--shutdown-timeout"] else { return Host.defaultShutdownTimeout }
+    guard let seconds = Double(text), seconds > 0, seconds <= 1_000_000 else {
+      throw UsageError(
+        "--shutdown-timeout expects seconds, more than 0 and at most 1000000; found '\(text)'")
+    }
+    return seconds
+  }
+
   /// At most `count` positionals are accepted.
   func positionals(atMost count: Int) throws(UsageError) -> [String] {
     guard positionals.count <= count else {

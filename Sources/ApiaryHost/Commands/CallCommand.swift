@@ -5,24 +5,31 @@ enum CallCommand: HostCommand {
   static let name = "call"
   static let summary = "Boot, perform one remote call, print the result, shut down"
   static let usage = """
-    USAGE: apiary call URL [--manifests DIR] [--verbose]
+    USAGE: apiary call URL [--manifests DIR] [--verbose] [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
     action declared "remote": true, parameters that fit its declaration — prints the result (as
     JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails.
 
+    SIGINT or SIGTERM abandons the call and shuts down (exit status 1); if that takes longer
+    than SECONDS the host exits with \(ExitStatus.shutdownTimedOut). A second signal exits at once
+    with \(ExitStatus.forced).
+
     OPTIONS:
-      --manifests DIR   the manifests directory
-      --verbose         print the boot and shutdown timeline on standard error
+      --manifests DIR             the manifests directory
+      --verbose                   print the boot and shutdown timeline on standard error
+      \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = ["--verbose"]
-  static let options: Set<String> = ["--manifests"]
+  static let options: Set<String> = ["--manifests", "--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let positionals: [String]
+    let shutdownTimeout: Double
     do {
       positionals = try arguments.positionals(atMost: 1)
+      shutdownTimeout = try arguments.shutdownTimeout()
     } catch {
       return Host.usageError(error, usage: usage)
     }
@@ -36,15 +43,19 @@ enum CallCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    guard await Host.boot(kernel) else { return ExitStatus.failure }
-    var status = ExitStatus.success
-    do {
-      Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))
-    } catch {
-      Output.err("error: \(error)")
-      status = ExitStatus.failure
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: { _ in }) {
+      do {
+        Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))
+        return ExitStatus.success
+      } catch {
+        Output.err("error: \(error)")
+        return ExitStatus.failure
+      }
     }
-    await kernel.shutdown()
+    guard let status else {
+      Output.err("error: interrupted; the call did not finish")
+      return ExitStatus.failure
+    }
     return status
   }
 }

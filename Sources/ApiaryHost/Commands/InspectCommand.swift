@@ -5,40 +5,51 @@ enum InspectCommand: HostCommand {
   static let name = "inspect"
   static let summary = "Boot, list bindings, targets, actions and event handlers, shut down"
   static let usage = """
-    USAGE: apiary inspect [DIR]
+    USAGE: apiary inspect [DIR] [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)) so that every module has
     registered what it provides, then lists every container binding (key, scope, owner), every
     mediator target and action (parameters, remote or local), and every event subscription in
-    dispatch order, and shuts down.
+    dispatch order, and shuts down. SIGINT or SIGTERM behaves as for 'apiary call'.
+
+    OPTIONS:
+      \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = []
-  static let options: Set<String> = []
+  static let options: Set<String> = ["--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory: String
+    let shutdownTimeout: Double
     do {
       directory = try arguments.manifestsDirectory()
+      shutdownTimeout = try arguments.shutdownTimeout()
     } catch {
       return Host.usageError(error, usage: usage)
     }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
-    guard await Host.boot(kernel) else { return ExitStatus.failure }
-    Output.out("modules:")
-    for (name, state) in await kernel.moduleStates {
-      Output.out("  \(name.padding(12)) \(state)")
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: { _ in }) {
+      var lines = ["modules:"]
+      for (name, state) in await kernel.moduleStates {
+        lines.append("  \(name.padding(12)) \(state)")
+      }
+      lines.append("bindings:")
+      for binding in kernel.container.bindings { lines.append("  \(binding)") }
+      lines.append("targets:")
+      for target in kernel.mediator.targets() {
+        lines += target.description.lines.map { "  " + $0 }
+      }
+      lines.append("events:")
+      for (event, owners) in kernel.events.subscriptions {
+        lines.append("  \(event.padding(14)) \(owners.joined(separator: " → "))")
+      }
+      Output.out(lines: lines)
+      return ExitStatus.success
     }
-    Output.out("bindings:")
-    for binding in kernel.container.bindings { Output.out("  \(binding)") }
-    Output.out("targets:")
-    for target in kernel.mediator.targets() {
-      Output.out("  " + target.description.split(separator: "\n").joined(separator: "\n  "))
+    guard let status else {
+      Output.err("error: interrupted; nothing listed")
+      return ExitStatus.failure
     }
-    Output.out("events:")
-    for (event, owners) in kernel.events.subscriptions {
-      Output.out("  \(event.padding(14)) \(owners.joined(separator: " → "))")
-    }
-    await kernel.shutdown()
-    return ExitStatus.success
+    return status
   }
 }

@@ -22,7 +22,7 @@ enum PlanCommand: HostCommand {
     }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
-    Output.out(kernel.plan.table())
+    Output.out(lines: kernel.plan.table().lines)
     return ExitStatus.success
   }
 }
