@@ -4,6 +4,10 @@ import PackageDescription
 /// Sample plugins that together make the default application in `Manifests/`.
 let plugins = ["LoggingPlugin", "StorePlugin", "NotesPlugin", "SearchPlugin"]
 
+/// Modules that misbehave on purpose (hang in a hook or an action), linked into `apiary` so the
+/// host's tests can name them in their manifests.
+let testFixtures = ["FaultPlugin"]
+
 let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
@@ -16,7 +20,7 @@ let package = Package(
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
-      dependencies: ["Apiary"] + plugins.map { .target(name: $0) }
+      dependencies: ["Apiary"] + (plugins + testFixtures).map { .target(name: $0) }
     ),
     .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
     .testTarget(
@@ -26,6 +30,9 @@ let package = Package(
   ]
     + plugins.map { name in
       .target(name: name, dependencies: ["Apiary", "NotebookKit"], path: "Plugins/\(name)")
+    }
+    + testFixtures.map { name in
+      .target(name: name, dependencies: ["Apiary"], path: "Tests/Fixtures/\(name)")
     },
   swiftLanguageModes: [.v6]
 )

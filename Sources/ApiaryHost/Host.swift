@@ -94,7 +94,8 @@ extension Host {
   /// - Returns: `work`'s status; ``ExitStatus/failure`` when the boot failed; nil when a signal
   ///   stopped the session.
   static func session(
-    _ kernel: Kernel, shutdownTimeout: Double, log: @escaping @Sendable (String) -> Void,
+    _ kernel: Kernel, shutdownTimeout: Double,
+    log: @escaping @Sendable (String) -> Void = { _ in },
     _ work: @escaping @Sendable () async -> Int32
   ) async -> Int32? {
     let interruption = Interruption.install(deadline: shutdownTimeout)

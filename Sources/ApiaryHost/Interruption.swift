@@ -44,7 +44,7 @@ final class Interruption: Sendable {
     let interruption = Interruption(deadline: deadline)
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      Output.err("warning: cannot create a pipe for signals; SIGINT and SIGTERM end the host at once")
+      Output.err("warning: no pipe for signals; SIGINT and SIGTERM end the host at once")
       return interruption
     }
     // Touch the handler's state here, so the handler never runs a lazy initialiser.

@@ -43,7 +43,7 @@ enum CallCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: { _ in }) {
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
         Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))
         return ExitStatus.success

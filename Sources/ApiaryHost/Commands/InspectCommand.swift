@@ -28,7 +28,7 @@ enum InspectCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
-    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: { _ in }) {
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       var lines = ["modules:"]
       for (name, state) in await kernel.moduleStates {
         lines.append("  \(name.padding(12)) \(state)")
