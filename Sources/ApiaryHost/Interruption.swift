@@ -63,20 +63,21 @@ final class Interruption: Sendable {
   }
 
   /// Runs `operation` and returns its value, or returns nil as soon as a signal arrives (or at
-  /// once, without starting it, if one already has). An interrupted operation is abandoned: it
-  /// may keep running until the process exits.
+  /// once, without starting it, if one already has). An interrupted operation is cancelled and
+  /// abandoned: code that ignores cancellation may keep running until the process exits.
   func unlessInterrupted<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T? {
     await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-      let once = ResumeOnce(continuation)
-      guard let waiter = whenInterrupted({ once.resume(returning: nil) }) else {
-        once.resume(returning: nil)
+      let run = InterruptibleRun(continuation)
+      guard let waiter = whenInterrupted({ run.interrupt() }) else {
+        run.interrupt()
         return
       }
-      Task {
-        let value = await operation()
-        self.state.withLock { _ = $0.waiters.removeValue(forKey: waiter) }
-        once.resume(returning: value)
-      }
+      run.started(
+        Task {
+          let value = await operation()
+          self.state.withLock { _ = $0.waiters.removeValue(forKey: waiter) }
+          run.finish(value)
+        })
     }
   }
 
@@ -116,11 +117,34 @@ final class Interruption: Sendable {
   }
 }
 
-/// Resumes a continuation exactly once, whichever caller comes first.
-private final class ResumeOnce<T: Sendable>: Sendable {
-  private let continuation: Mutex<CheckedContinuation<T, Never>?>
-  init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Mutex(continuation) }
-  func resume(returning value: T) { continuation.withLock { $0.take() }?.resume(returning: value) }
+/// One ``Interruption/unlessInterrupted(_:)`` call: resumes its caller exactly once, with the
+/// operation's value or with nil, and cancels the operation when the signal comes first.
+private final class InterruptibleRun<T: Sendable>: Sendable {
+  private struct State {
+    var caller: CheckedContinuation<T?, Never>?
+    var task: Task<Void, Never>?
+  }
+  private let state: Mutex<State>
+
+  init(_ caller: CheckedContinuation<T?, Never>) { state = Mutex(State(caller: caller)) }
+
+  func started(_ task: Task<Void, Never>) {
+    let interrupted = state.withLock { state in
+      state.task = task
+      return state.caller == nil
+    }
+    if interrupted { task.cancel() }
+  }
+
+  func finish(_ value: T) {
+    state.withLock { $0.caller.take() }?.resume(returning: value)
+  }
+
+  func interrupt() {
+    let (caller, task) = state.withLock { ($0.caller.take(), $0.task) }
+    task?.cancel()
+    caller?.resume(returning: nil)
+  }
 }
 
 /// What the signal handler reads and writes. ``Interruption/install(deadline:)`` sets every

@@ -67,7 +67,7 @@ import Testing
 
   /// As many modules as there are CPUs (and one more) block their threads in `start`, so no
   /// Swift concurrency thread is free; the signals still work.
-  @Test func signalsWorkWhileModulesBlockEveryConcurrencyThread() throws {
+  @Test func signalsWorkWhileModulesBlockEveryPoolThread() throws {
     let count = ProcessInfo.processInfo.activeProcessorCount + 1
     let directory = try Self.application(
       (0..<count).map { ("blocker\($0)", #"{"hangIn": "start"}"#, true) })

@@ -59,10 +59,11 @@ enum RunCommand: HostCommand {
       let running = await kernel.startedModules.count
       log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
       let session = Session(kernel: kernel)
+      // Ends at end of input, or when a signal cancels this task.
       for await line in HostInput() {
         Output.out(lines: await session.handle(line))
       }
-      log("end of input: shutting down")
+      if !Task.isCancelled { log("end of input: shutting down") }
       return ExitStatus.success
     }
     if json {
