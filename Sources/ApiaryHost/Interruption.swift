@@ -47,6 +47,7 @@ final class Interruption: Sendable {
       Output.err("warning: no pipe for signals; SIGINT and SIGTERM end the host at once")
       return interruption
     }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     // Touch the handler's state here, so the handler never runs a lazy initialiser.
     SignalHandlerState.pipeWriteEnd.store(ends[1], ordering: .sequentiallyConsistent)
     SignalHandlerState.forcedStatus.store(ExitStatus.forced, ordering: .sequentiallyConsistent)
