@@ -53,7 +53,10 @@ import Testing
 
   @Test func secondSignalExitsAtOnceWithItsOwnStatus() throws {
     let directory = try Self.application([("stuck", #"{"hangIn": "setUp"}"#, false)])
-    for command in [["run", "--manifests", directory.path], ["inspect", directory.path]] {
+    for command in [
+      ["run", "--manifests", directory.path], ["inspect", directory.path],
+      ["call", "fault://faults/hang", "--manifests", directory.path],
+    ] {
       let host = try HostProcess.Running(command + ["--shutdown-timeout", "3600"])
       #expect(host.waitForError("fault stuck: setUp"))
       host.signal(SIGTERM)
