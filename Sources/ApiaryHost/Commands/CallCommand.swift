@@ -13,8 +13,8 @@ enum CallCommand: HostCommand {
     JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails.
 
     SIGINT or SIGTERM abandons the call and shuts down (exit status 1); if that takes longer
-    than SECONDS the host exits with \(ExitStatus.shutdownTimedOut). A second signal exits at once
-    with \(ExitStatus.forced).
+    than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut). A second signal exits at
+    once with \(ExitStatus.forced).
 
     OPTIONS:
       --manifests DIR             the manifests directory

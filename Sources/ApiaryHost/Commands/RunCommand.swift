@@ -21,8 +21,8 @@ enum RunCommand: HostCommand {
       :help                              this list
 
     The first SIGINT or SIGTERM stops serving (a call in progress is abandoned) and shuts down;
-    if that takes longer than SECONDS the host exits with \(ExitStatus.shutdownTimedOut). A second
-    signal exits at once with \(ExitStatus.forced).
+    if that takes longer than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut).
+    A second signal exits at once with \(ExitStatus.forced).
 
     OPTIONS:
       --manifests DIR             the manifests directory
