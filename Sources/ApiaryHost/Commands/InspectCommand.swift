@@ -15,18 +15,16 @@ enum InspectCommand: HostCommand {
     OPTIONS:
       \(Host.shutdownTimeoutUsage)
     """
-  static let flags: Set<String> = []
   static let options: Set<String> = ["--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
     let shutdownTimeout: Double
     do {
-      directory = try arguments.manifestsDirectory()
       shutdownTimeout = try arguments.shutdownTimeout()
     } catch {
       return Host.usageError(error, usage: usage)
     }
+    let directory = arguments.manifests
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       var lines = ["modules:"]

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Apiary
+@testable import ApiarySupport
 
 @Suite struct ControlCharactersTests {
   @Test func escapesEveryControlAndLineSeparatorAndNothingElse() {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Apiary
+@testable import ApiaryLifecycle
 
 @Suite struct ProfilerTests {
   @Test func recordsNothingUntilAsked() {

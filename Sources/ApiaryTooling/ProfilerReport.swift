@@ -1,0 +1,30 @@
+import Apiary
+import ApiarySupport
+
+/// The profiler's reports for people and tools (`apiary run --profile`, `--profile-json`).
+extension Profiler {
+  /// A plain-text table, slowest first: calls, total and slowest per subject and phase.
+  public func table() -> String {
+    let rows = slowestFirst
+    let width = max(7, rows.map(\.subject.count).max() ?? 0)
+    var lines = ["subject".padding(width) + "  phase     calls     total     slowest"]
+    for entry in rows {
+      lines.append(
+        entry.subject.padding(width) + "  " + entry.phase.rawValue.padding(8) + "  "
+          + String(entry.count).padding(8) + "  " + Self.format(entry.total).padding(8) + "  "
+          + Self.format(entry.slowest))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// A JSON array of `{"subject", "phase", "count", "microseconds", "slowestMicroseconds"}`
+  /// objects (`microseconds` is the total), slowest first.
+  public func json() -> String {
+    let items = slowestFirst.map { entry in
+      "{\"subject\":\(JSONWriter.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
+        + "\"count\":\(entry.count),\"microseconds\":\(Self.microseconds(entry.total)),"
+        + "\"slowestMicroseconds\":\(Self.microseconds(entry.slowest))}"
+    }
+    return "[" + items.joined(separator: ",") + "]"
+  }
+}
