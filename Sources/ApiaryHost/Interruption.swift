@@ -151,7 +151,8 @@ private final class InterruptibleRun<T: Sendable>: Sendable {
 }
 
 /// What the signal handler reads and writes. ``Interruption/install(deadline:)`` sets every
-/// value before installing the handler, so the handler only loads initialised atomics.
+/// value before installing the handler, so in the handler each lazy static is already
+/// initialised (its once-check is one load, no lock) and only atomics are touched.
 private enum SignalHandlerState {
   static let received = Atomic<Int>(0)
   static let pipeWriteEnd = Atomic<Int32>(-1)
