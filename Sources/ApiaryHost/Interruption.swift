@@ -101,8 +101,7 @@ final class Interruption: Sendable {
       guard errno == EINTR else { return }
     }
     let number = Int32(byte)
-    Output.err(
-      "signal \(number): shutting down (at most \(deadline) s; send it again to exit at once)")
+    tell("signal \(number): shutting down (at most \(deadline) s; send it again to exit at once)")
     let waiters = state.withLock { state in
       state.signal = number
       defer { state.waiters = [:] }
@@ -115,8 +114,14 @@ final class Interruption: Sendable {
       let left = (end - clock.now).components
       Thread.sleep(forTimeInterval: Double(left.seconds) + Double(left.attoseconds) * 1e-18)
     }
-    Output.err("error: shutdown did not finish within \(deadline) s (--shutdown-timeout); exiting")
+    tell("error: shutdown did not finish within \(deadline) s (--shutdown-timeout); exiting")
     _exit(ExitStatus.shutdownTimedOut)
+  }
+
+  /// Writes one line of the host's own text to standard error, unless that could block: a full
+  /// pipe nobody reads must not keep the watcher from keeping the deadline.
+  private func tell(_ line: String) {
+    Array((line + "\n").utf8).withUnsafeBytes { writeToStandardErrorUnlessFull($0) }
   }
 }
 
@@ -159,15 +164,24 @@ private enum SignalHandlerState {
   static let forcedStatus = Atomic<Int32>(1)
 }
 
-/// The SIGINT/SIGTERM handler. Async-signal-safe: atomics, `write` and `_exit` only.
+/// The SIGINT/SIGTERM handler. Async-signal-safe: atomics, `poll`, `write` and `_exit` only.
 private func handleTerminationSignal(_ number: Int32) {
   let savedErrno = errno
   defer { errno = savedErrno }
   if SignalHandlerState.received.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
     let message: StaticString = "second signal: exiting at once\n"
-    _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+    writeToStandardErrorUnlessFull(
+      UnsafeRawBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount))
     _exit(SignalHandlerState.forcedStatus.load(ordering: .sequentiallyConsistent))
   }
   var byte = UInt8(truncatingIfNeeded: number)
   _ = write(SignalHandlerState.pipeWriteEnd.load(ordering: .sequentiallyConsistent), &byte, 1)
+}
+
+/// Writes `bytes` (a short message) to standard error only when `poll` says that will not block,
+/// so exiting never waits on a reader of standard error. Async-signal-safe: `poll` and `write`.
+private func writeToStandardErrorUnlessFull(_ bytes: UnsafeRawBufferPointer) {
+  var ready = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+  guard poll(&ready, 1, 0) == 1 else { return }
+  _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
 }

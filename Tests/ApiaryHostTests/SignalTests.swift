@@ -135,6 +135,23 @@ import Testing
     #expect(result.stderr.contains("fault first: tearDown"))
   }
 
+  /// Nobody reads standard error, so module code and the host's own messages block on a full
+  /// pipe; the deadline and the second signal still end the host.
+  @Test func signalsWorkWhenStandardErrorIsAFullPipe() throws {
+    let directory = try Self.application([
+      ("flood", #"{"floodStandardError": 1000000}"#, false)
+    ])
+    for signals in [[SIGINT], [SIGINT, SIGTERM]] {
+      let host = try HostProcess.Running([
+        "run", directory.path, "--shutdown-timeout", signals.count == 1 ? "0.5" : "3600",
+      ])
+      #expect(host.waitForError("fault flood: setUp"))
+      for number in signals { host.signal(number) }
+      let result = try host.finish()
+      #expect(result.status == (signals.count == 1 ? Self.shutdownTimedOut : Self.forced))
+    }
+  }
+
   @Test func shutdownTimeoutMustBeAPositiveNumber() throws {
     for value in ["0", "-1", "soon", "nan", "1e300"] {
       let result = try HostProcess.run(["run", "--shutdown-timeout", value])

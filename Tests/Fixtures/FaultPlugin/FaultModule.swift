@@ -14,7 +14,8 @@ import Foundation
 /// does.
 ///
 /// Config: `"hangIn": "setUp" | "start" | "tearDown"` blocks that hook's thread for good, as a
-/// deadlocked module would; `"startGate": PATH` makes `start` wait until the file at PATH exists.
+/// deadlocked module would; `"startGate": PATH` makes `start` wait until the file at PATH exists;
+/// `"floodStandardError": BYTES` makes `setUp` write that much to standard error.
 /// Every hook first prints `fault NAME: HOOK` on standard error, so a test knows where it is.
 ///
 /// ```json
@@ -25,6 +26,8 @@ final class FaultModule: Module {
 
   func setUp(_ context: ModuleContext) throws {
     try enter("setUp", context)
+    let flood = try context.config.int("floodStandardError", default: 0)
+    if flood > 0 { Fault.announce(String(repeating: "flood\n", count: flood / 6)) }
   }
 
   func start(_ context: ModuleContext) async throws {
