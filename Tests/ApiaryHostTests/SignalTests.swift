@@ -22,7 +22,7 @@ import Testing
   static func application(_ modules: [(name: String, config: String, async: Bool)]) throws -> URL {
     let target = """
       , "targets": [{"name": "faults", "type": "FaultPlugin.FaultTarget",
-                     "actions": [{"name": "hang", "remote": true}]}]
+                     "actions": [{"name": "hang", "remote": true, "timeout": 3600}]}]
       """
     let entries = modules.enumerated().map { index, module in
       """

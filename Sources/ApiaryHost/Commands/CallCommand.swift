@@ -45,7 +45,7 @@ enum CallCommand: HostCommand {
     }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
-        Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))
+        Output.out(try ResultRenderer.render(try await kernel.mediator.open(url)))
         return ExitStatus.success
       } catch {
         Output.err("error: \(error)")
