@@ -17,13 +17,13 @@ extension Profiler {
     return lines.joined(separator: "\n")
   }
 
-  /// A JSON array of `{"subject", "phase", "count", "microseconds", "slowestMicroseconds"}`
-  /// objects (`microseconds` is the total), slowest first.
+  /// A JSON array of `{"subject", "phase", "count", "microseconds", "totalMicroseconds"}`
+  /// objects (`microseconds` is the slowest call), slowest first.
   public func json() -> String {
     let items = slowestFirst.map { entry in
       "{\"subject\":\(JSONWriter.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
-        + "\"count\":\(entry.count),\"microseconds\":\(Self.microseconds(entry.total)),"
-        + "\"slowestMicroseconds\":\(Self.microseconds(entry.slowest))}"
+        + "\"count\":\(entry.count),\"microseconds\":\(Self.microseconds(entry.slowest)),"
+        + "\"totalMicroseconds\":\(Self.microseconds(entry.total))}"
     }
     return "[" + items.joined(separator: ",") + "]"
   }

@@ -6,7 +6,7 @@ enum CallCommand: HostCommand {
   static let name = "call"
   static let summary = "Boot, perform one remote call, print the result, shut down"
   static let usage = """
-    USAGE: apiary call URL [DIR] [--verbose] [--shutdown-timeout SECONDS]
+    USAGE: apiary call URL [DIR] [--verbose] [--format text|json] [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
@@ -20,10 +20,12 @@ enum CallCommand: HostCommand {
     OPTIONS:
       --manifests DIR             the same as DIR
       --verbose                   print the boot and shutdown timeline on standard error
+      --format FORMAT             text (default) or json: the result or the typed error, on
+                                  standard output
       \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = ["--verbose"]
-  static let options: Set<String> = ["--shutdown-timeout"]
+  static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
   static let positionals = 1
 
   static func run(_ arguments: Arguments) async -> Int32 {
@@ -37,6 +39,10 @@ enum CallCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     let verbose = arguments.flags.contains("--verbose")
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }
@@ -45,9 +51,13 @@ enum CallCommand: HostCommand {
     }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
-        Output.out(try ResultRenderer.render(try await kernel.mediator.open(url)))
+        let result = try await kernel.mediator.open(url)
+        Output.out(
+          try format == .json
+            ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
         return ExitStatus.success
       } catch {
+        if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
         Output.err("error: \(error)")
         return ExitStatus.failure
       }

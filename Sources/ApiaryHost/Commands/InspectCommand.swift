@@ -1,11 +1,12 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary inspect [DIR]`: everything the modules registered.
 enum InspectCommand: HostCommand {
   static let name = "inspect"
   static let summary = "Boot, list bindings, targets, actions and event handlers, shut down"
   static let usage = """
-    USAGE: apiary inspect [DIR] [--shutdown-timeout SECONDS]
+    USAGE: apiary inspect [DIR] [--format text|json] [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)) so that every module has
     registered what it provides, then lists every container binding (key, scope, owner), every
@@ -13,9 +14,11 @@ enum InspectCommand: HostCommand {
     dispatch order, and shuts down. SIGINT or SIGTERM behaves as for 'apiary call'.
 
     OPTIONS:
+      --manifests DIR             the same as DIR
+      --format FORMAT             text (default) or json (schema in docs/json-output.md)
       \(Host.shutdownTimeoutUsage)
     """
-  static let options: Set<String> = ["--shutdown-timeout"]
+  static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let shutdownTimeout: Double
@@ -25,8 +28,16 @@ enum InspectCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     let directory = arguments.manifests
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
+      if format == .json {
+        Output.out(await InspectReport.json(kernel))
+        return ExitStatus.success
+      }
       var lines = ["modules:"]
       for (name, state) in await kernel.moduleStates {
         lines.append("  \(name.padding(12)) \(state)")

@@ -7,7 +7,8 @@ enum RunCommand: HostCommand {
   static let name = "run"
   static let summary = "Boot the application and serve until Ctrl-C or end of input"
   static let usage = """
-    USAGE: apiary run [DIR] [--profile | --profile-json] [--quiet] [--shutdown-timeout SECONDS]
+    USAGE: apiary run [DIR] [--profile [--format text|json] | --profile-json] [--quiet]
+                      [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)), printing the plan and a
     timeline of the boot, then serves until SIGINT/SIGTERM or end of standard input, and tears
@@ -28,17 +29,21 @@ enum RunCommand: HostCommand {
       --manifests DIR             the same as DIR
       --profile                   print hook and event durations per module and event, slowest
                                   first, on exit (nothing is recorded without it)
+      --format FORMAT             the --profile report as text (default) or json
+                                  (docs/json-output.md)
       --profile-json              the same as JSON
       --quiet                     no plan or timeline; only results
       \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = ["--profile", "--profile-json", "--quiet"]
-  static let options: Set<String> = ["--shutdown-timeout"]
+  static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let shutdownTimeout: Double
+    let format: OutputFormat
     do {
       shutdownTimeout = try arguments.shutdownTimeout()
+      format = try OutputFormat(arguments)
     } catch {
       return Host.usageError(error, usage: usage)
     }
@@ -68,7 +73,8 @@ enum RunCommand: HostCommand {
     if json {
       Output.out(kernel.profiler.json())
     } else if kernel.profiler.isRecording {
-      Output.out(lines: kernel.profiler.table().lines)
+      Output.out(
+        lines: (format == .json ? kernel.profiler.report() : kernel.profiler.table()).lines)
     }
     return status ?? ExitStatus.success
   }
