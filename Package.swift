@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Modules that misbehave on purpose (hang in a hook or an action), linked into libApiary.so so
+/// the host's tests can name them in their manifests. (To do: a plugin built apart, like the
+/// sample's.)
+let testFixtures = ["FaultPlugin"]
+
 /// The runtime's layers, lowest first. Each target imports only targets listed before it, so the
 /// compiler enforces the direction: Support ← Manifest, Container, Lifecycle ← Mediator ← Kernel.
 /// These are the plugin ABI: `Scripts/abi-hash` hashes their sources.
@@ -42,6 +47,7 @@ let package = Package(
     .target(
       name: "ApiaryCommands",
       dependencies: ["Apiary", "ApiaryTooling", "ApiaryPlugin", "ApiaryPluginGate"]
+        + testFixtures.map { .target(name: $0) }
     ),
     .executableTarget(name: "ApiaryLauncher"),
     .testTarget(
@@ -53,6 +59,9 @@ let package = Package(
     ),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
-  ],
+  ]
+    + testFixtures.map { name in
+      .target(name: name, dependencies: ["Apiary"], path: "Tests/Fixtures/\(name)")
+    },
   swiftLanguageModes: [.v6]
 )

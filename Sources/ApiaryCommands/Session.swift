@@ -5,37 +5,36 @@ import ApiaryTooling
 struct Session {
   let kernel: Kernel
 
-  /// The text to print for `line`, or nil for blank lines and comments.
-  func handle(_ line: String) async -> String? {
+  /// The lines to print for `line`; none for blank lines and comments.
+  func handle(_ line: String) async -> [String] {
     let text = line.trimmingWhitespace()
-    guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
-    guard text.hasPrefix(":") else { return await call(text) }
+    guard !text.isEmpty, !text.hasPrefix("#") else { return [] }
+    guard text.hasPrefix(":") else { return [await call(text)] }
     let words = text.dropFirst().split(separator: " ").map(String.init)
     switch (words.first ?? "", words.count) {
-    case ("help", _): return RunCommand.usage
+    case ("help", _): return RunCommand.usage.lines
     case ("modules", 1):
       return await kernel.moduleStates.map { "\($0.name.padding(12)) \($0.state)" }
-        .joined(separator: "\n")
     case ("remove", 2):
       do {
         try await kernel.remove(words[1])
-        return "removed '\(words[1])'"
+        return ["removed '\(words[1])'"]
       } catch {
-        return "error: \(error)"
+        return ["error: \(error)"]
       }
     case ("resolve", 2...3):
-      return resolve(words[1], name: words.count == 3 ? words[2] : nil)
+      return [resolve(words[1], name: words.count == 3 ? words[2] : nil)]
     case ("load", 2):
-      return await load(words[1])
+      return [await load(words[1])]
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
       for pair in words.dropFirst(2) {
         let parts = pair.split(separator: "=", maxSplits: 1)
         payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
       }
-      return await kernel.events.post(words[1], payload: payload).description
+      return [await kernel.events.post(words[1], payload: payload).description]
     default:
-      return "error: unknown command '\(text)'; type ':help'"
+      return ["error: unknown command '\(text)'; type ':help'"]
     }
   }
 
