@@ -80,7 +80,7 @@ enum Host {
     do {
       loaded = try loader.load(directory: directory)
     } catch {
-      Output.err("error: \(error)")
+      Output.err(lines: "error: \(error)".split(separator: "\n").map(String.init))
       return nil
     }
     for notice in loader.notices { Output.err("warning: plugin refused: \(notice)") }

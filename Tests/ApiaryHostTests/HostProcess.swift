@@ -113,7 +113,6 @@ struct HostProcess {
     }
   }
 
-
   static func temporaryDirectory() -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "apiary-host-tests-\(UUID().uuidString)")

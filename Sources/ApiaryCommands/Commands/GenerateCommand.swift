@@ -27,7 +27,7 @@ enum GenerateCommand: HostCommand {
     do {
       modules = try loader.load(directory: directory).modules
     } catch {
-      Output.err("\(error)")
+      Output.err(lines: "\(error)".split(separator: "\n").map(String.init))
       return ExitStatus.failure
     }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])

@@ -25,7 +25,7 @@ enum PluginCommand: HostCommand {
     case ("inspect", 2):
       switch PluginGate.inspect(words[1]) {
       case .success(let text):
-        Output.out(text)
+        Output.out(lines: text.split(separator: "\n").map(String.init))
         return ExitStatus.success
       case .failure(let problem):
         Output.err("error: \(problem)")
@@ -36,7 +36,7 @@ enum PluginCommand: HostCommand {
         name: words[1], to: words.count == 3 ? words[2] : words[1],
         apiary: arguments.options["--apiary"])
     case ("host", 1):
-      Output.out(PluginGate.hostDescription)
+      Output.out(lines: PluginGate.hostDescription.split(separator: "\n").map(String.init))
       return ExitStatus.success
     default:
       return Host.usageError(

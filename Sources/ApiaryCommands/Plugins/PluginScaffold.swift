@@ -39,12 +39,12 @@ enum PluginScaffold {
       return ExitStatus.failure
     }
     Output.out(
-      """
-      wrote plugin package \(name) in \(directory)
-      build it:   swift build -c release --package-path \(directory)
-      load it:    add \(directory)/\(name).json to the application's "modules" (or ':load' it in 'apiary run')
-      call it:    apiary call 'SCHEME://\(name.lowercased())/hello?name=you'
-      """)
+      lines: """
+        wrote plugin package \(name) in \(directory)
+        build it:   swift build -c release --package-path \(directory)
+        load it:    add \(directory)/\(name).json to the application's "modules" (or ':load' it in 'apiary run')
+        call it:    apiary call 'SCHEME://\(name.lowercased())/hello?name=you'
+        """.split(separator: "\n").map(String.init))
     return ExitStatus.success
   }
 
