@@ -32,6 +32,9 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
+    // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
+    // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
+    .target(name: "ApiaryTesting", dependencies: ["Apiary"]),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
@@ -44,6 +47,7 @@ let package = Package(
         "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
       ]
     ),
+    .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
     .testTarget(
       name: "ApiaryHostTests",
       dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
