@@ -98,7 +98,7 @@ public final class Container: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - eager: build the singleton in ``buildEagerSingletons()`` (boot) instead of on first use;
+  ///   - eager: build the singleton when the application boots instead of on first use;
   ///     only singletons may be eager.
   ///   - override: replace an existing binding of the same key in this container instead of
   ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``.

@@ -7,7 +7,7 @@ import Synchronization
 
 /// The facade: turns manifests into a running application and back.
 ///
-/// The kernel orders modules (``BootPlan``), sets each up (binding its manifest services and
+/// The kernel orders modules (its boot plan), sets each up (binding its manifest services and
 /// targets first), starts them — async modules concurrently once their dependencies have
 /// started — calls `ready`, and tears everything down in exact reverse of start order. Modules can
 /// be added and removed while the application runs.

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Targets come from module manifests (the kernel adds them), are created lazily and
 /// are cached only when a caller asks. A call that finds no target or action goes to the
-/// target's ``Target/notFound(_:)`` handler, then to the application's fallback action, then
+/// target's ``ActionTarget/notFound(_:)`` handler, then to the application's fallback action, then
 /// to a ``MediatorError``; never a silent nil.
 ///
 /// ```swift
