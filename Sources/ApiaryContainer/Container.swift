@@ -45,7 +45,7 @@ public final class Container: Sendable {
   /// ```swift
   /// let notes = root.owned(by: "notes")
   /// try notes.register(NotesService.self) { _ in NotesService() }
-  /// root.removeAll(ownedBy: "notes")  // gone again
+  /// // unloading the module "notes" removes the binding again
   /// ```
   public func owned(by owner: String) -> Container {
     Container(registry: registry, owner: owner)

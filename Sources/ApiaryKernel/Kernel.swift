@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// ```swift
 /// let kernel = try Kernel(application: app, modules: modules)
-/// let report = try await kernel.boot()
-/// let saved = await kernel.events.post("note.saved", payload: ["id": "1"])
+/// try await kernel.boot()
+/// let report = await kernel.events.post("note.saved", payload: ["id": "1"])
 /// await kernel.shutdown()
 /// ```
 public actor Kernel {

@@ -8,7 +8,8 @@ import ApiarySupport
 /// get the fake. A service resolved during `setUp` is the real one.
 ///
 /// ```swift
-/// let fake = Fake(Greeter.self) { _ in Greeter(greeting: "hi") }
+/// let app = try TestApplication(
+///   manifest: greeterManifest, fakes: [Fake((any Greeting).self) { _ in Ahoy() }])
 /// ```
 public struct Fake: Sendable {
   let bind: @Sendable (Container) throws(ContainerError) -> Void
