@@ -37,7 +37,7 @@ import Foundation
 /// (`Tests/ApiaryTestingTests/TestApplicationTests.swift` runs this example.)
 ///
 /// The kit asserts nothing itself: it returns plain values to check with Swift Testing or
-/// XCTest. It ships in the `Apiary` library product, next to the runtime, so a plugin package's
+/// XCTest. It belongs in the `Apiary` library product, next to the runtime, so a plugin package's
 /// tests use the same copy of the runtime as the plugin (see the plugin design, §1).
 public final class TestApplication: Sendable {
   /// The kernel running the application; use it for anything the kit does not wrap.
