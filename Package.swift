@@ -35,6 +35,8 @@ let package = Package(
     // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
     // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
     .target(name: "ApiaryTesting", dependencies: ["Apiary"]),
+    // The load gate: checks plugin libraries without loading them (host side, no dependency).
+    .target(name: "ApiaryPluginGate"),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
@@ -48,6 +50,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
+    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(
       name: "ApiaryHostTests",
       dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }
