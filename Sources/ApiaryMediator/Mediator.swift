@@ -300,7 +300,7 @@ public final class Mediator: Sendable {
     try await complete(begin(url: url, cache: cache))
   }
 
-  /// Whether ``open(_:cache:)`` would accept `url`, and the action it would call, without
+  /// Whether `open(_:cache:)` would accept `url`, and the action it would call, without
   /// calling anything: the scheme, the target and action, the remote flag and the parameters
   /// against the declaration. A URL naming no declared action is accepted only when the
   /// application fallback is remote and takes it; a target's own not-found handler is code,
