@@ -4,7 +4,7 @@ import Apiary
 enum Host {
   static let commands: [any HostCommand.Type] = [
     RunCommand.self, CallCommand.self, ValidateCommand.self, PlanCommand.self,
-    InspectCommand.self, GenerateCommand.self,
+    InspectCommand.self, GenerateCommand.self, GraphCommand.self, CompletionCommand.self,
   ]
 
   /// The manifests directory used when none is given.
@@ -16,7 +16,7 @@ enum Host {
     USAGE: apiary <command> [options]
 
     COMMANDS:
-    \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(12) + $0.summary }.joined(separator: "\n"))
 
     Every command reads the manifests in DIR (default \(defaultManifests)); '--manifests DIR' is
     the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.

@@ -6,7 +6,7 @@ enum CallCommand: HostCommand {
   static let name = "call"
   static let summary = "Boot, perform one remote call, print the result, shut down"
   static let usage = """
-    USAGE: apiary call URL [DIR] [--verbose]
+    USAGE: apiary call URL [DIR] [--verbose] [--format text|json]
 
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
@@ -16,8 +16,10 @@ enum CallCommand: HostCommand {
     OPTIONS:
       --manifests DIR   the same as DIR
       --verbose         print the boot and shutdown timeline on standard error
+      --format FORMAT   text (default) or json: the result or the typed error, on standard output
     """
   static let flags: Set<String> = ["--verbose"]
+  static let options: Set<String> = [OutputFormat.option]
   static let positionals = 1
 
   static func run(_ arguments: Arguments) async -> Int32 {
@@ -25,6 +27,10 @@ enum CallCommand: HostCommand {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
     let verbose = arguments.flags.contains("--verbose")
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }
@@ -34,8 +40,12 @@ enum CallCommand: HostCommand {
     guard await Host.boot(kernel) else { return ExitStatus.failure }
     var status = ExitStatus.success
     do {
-      Output.out(try ResultRenderer.render(try await kernel.mediator.open(url)))
+      let result = try await kernel.mediator.open(url)
+      Output.out(
+        try format == .json
+          ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
     } catch {
+      if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
       Output.err("error: \(error)")
       status = ExitStatus.failure
     }

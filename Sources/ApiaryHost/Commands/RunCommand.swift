@@ -7,7 +7,7 @@ enum RunCommand: HostCommand {
   static let name = "run"
   static let summary = "Boot the application and serve until Ctrl-C or end of input"
   static let usage = """
-    USAGE: apiary run [DIR] [--profile | --profile-json] [--quiet]
+    USAGE: apiary run [DIR] [--profile [--format text|json] | --profile-json] [--quiet]
 
     Boots the application in DIR (default \(Host.defaultManifests)), printing the plan and a
     timeline of the boot, then serves until SIGINT/SIGTERM or end of standard input, and tears
@@ -23,13 +23,19 @@ enum RunCommand: HostCommand {
     OPTIONS:
       --manifests DIR   the same as DIR
       --profile         print a table of hook and event durations, slowest first, on exit
+      --format FORMAT   the --profile report as text (default) or json (docs/json-output.md)
       --profile-json    the same as JSON
       --quiet           no plan or timeline; only results
     """
   static let flags: Set<String> = ["--profile", "--profile-json", "--quiet"]
+  static let options: Set<String> = [OutputFormat.option]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let quiet = arguments.flags.contains("--quiet")
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
@@ -64,7 +70,7 @@ enum RunCommand: HostCommand {
     if arguments.flags.contains("--profile-json") {
       Output.out(kernel.profiler.json())
     } else if arguments.flags.contains("--profile") {
-      Output.out(kernel.profiler.table())
+      Output.out(format == .json ? kernel.profiler.report() : kernel.profiler.table())
     }
     return ExitStatus.success
   }
