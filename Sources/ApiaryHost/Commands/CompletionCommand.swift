@@ -31,8 +31,8 @@ enum CompletionCommand: HostCommand {
         UsageError("expected bash, zsh, modules or urls, found \(found)"), usage: usage)
     }
     switch kind {
-    case .bash: Output.out(BashCompletion.script(spec))
-    case .zsh: Output.out(ZshCompletion.script(spec))
+    case .bash: Output.out(lines: BashCompletion.script(spec).lines)
+    case .zsh: Output.out(lines: ZshCompletion.script(spec).lines)
     case .modules, .urls:
       let set = ManifestLoader(catalog: TypeCatalog()).load(directory: arguments.manifests)
       guard let application = set.application else { return ExitStatus.failure }
@@ -45,7 +45,7 @@ enum CompletionCommand: HostCommand {
             "\(application.scheme)://\(target.name)/\($0.name)"
           }
         }
-      if !words.isEmpty { Output.out(words.joined(separator: "\n")) }
+      if !words.isEmpty { Output.out(lines: words) }
     }
     return ExitStatus.success
   }

@@ -49,8 +49,9 @@ enum GraphCommand: HostCommand {
       modules: set.modules, services: arguments.flags.contains("--services"),
       targets: arguments.flags.contains("--targets"), calls: calls ?? [])
     switch format {
-    case .dot: Output.out(DOTRenderer.render(graph, title: set.application?.name ?? directory))
-    case .mermaid: Output.out(MermaidRenderer.render(graph))
+    case .dot:
+      Output.out(lines: DOTRenderer.render(graph, title: set.application?.name ?? directory).lines)
+    case .mermaid: Output.out(lines: MermaidRenderer.render(graph).lines)
     }
     return ExitStatus.success
   }

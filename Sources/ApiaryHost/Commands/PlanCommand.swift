@@ -29,7 +29,7 @@ enum PlanCommand: HostCommand {
       return ExitStatus.success
     }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
-    Output.out(kernel.plan.table())
+    Output.out(lines: kernel.plan.table().lines)
     return ExitStatus.success
   }
 }
