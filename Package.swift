@@ -42,6 +42,9 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
+    // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
+    // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
+    .target(name: "ApiaryTesting", dependencies: ["Apiary"]),
     // The load gate: checks plugin libraries without loading them (host side, no dependency).
     .target(name: "ApiaryPluginGate"),
     .target(
@@ -57,6 +60,7 @@ let package = Package(
         "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
       ]
     ),
+    .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ]
