@@ -1,11 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Modules that misbehave on purpose (hang in a hook or an action), linked into libApiary.so so
-/// the host's tests can name them in their manifests. (To do: a plugin built apart, like the
-/// sample's.)
-let testFixtures = ["FaultPlugin"]
-
 /// The runtime's layers, lowest first. Each target imports only targets listed before it, so the
 /// compiler enforces the direction: Support ← Manifest, Container, Lifecycle ← Mediator ← Kernel.
 /// These are the plugin ABI: `Scripts/abi-hash` hashes their sources.
@@ -31,11 +26,12 @@ let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
   products: [
-    // One shared library holds the runtime, the plugin header's host facts and the host's
-    // commands, so the host and every plugin bind to one copy of each type.
+    // One shared library holds the runtime, the plugin header's host facts, the test kit for
+    // plugin authors and the host's commands, so the host, every plugin and a plugin package's
+    // tests bind to one copy of each type.
     .library(
       name: "Apiary", type: .dynamic,
-      targets: runtime.map(\.name) + ["ApiaryTooling", "ApiaryCommands"]),
+      targets: runtime.map(\.name) + ["ApiaryTesting", "ApiaryTooling", "ApiaryCommands"]),
     // A launcher that opens libApiary.so and calls `apiary_main`.
     .executable(name: "apiary", targets: ["ApiaryLauncher"]),
   ],
@@ -50,7 +46,6 @@ let package = Package(
     .target(
       name: "ApiaryCommands",
       dependencies: ["Apiary", "ApiaryTooling", "ApiaryPlugin", "ApiaryPluginGate"]
-        + testFixtures.map { .target(name: $0) }
     ),
     .executableTarget(name: "ApiaryLauncher"),
     .testTarget(
@@ -63,9 +58,6 @@ let package = Package(
     .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
-  ]
-    + testFixtures.map { name in
-      .target(name: name, dependencies: ["Apiary"], path: "Tests/Fixtures/\(name)")
-    },
+  ],
   swiftLanguageModes: [.v6]
 )

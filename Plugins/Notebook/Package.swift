@@ -16,10 +16,15 @@ let package = Package(
     .package(path: "../NotebookKit"),
   ],
   targets: [
-    // Unit tests of the store's internals; the application is tested through `apiary`.
+    // The store's internals, and its module booted with ApiaryTesting (in the Apiary product);
+    // the application is tested through `apiary`. The test bundle links the plugins its tests
+    // depend on statically, so it holds one: two `apiary_plugin_entry` symbols would clash.
     .testTarget(
       name: "StorePluginTests",
-      dependencies: ["StorePlugin", .product(name: "NotebookKit", package: "NotebookKit")])
+      dependencies: [
+        "StorePlugin", .product(name: "Apiary", package: "Apiary"),
+        .product(name: "NotebookKit", package: "NotebookKit"),
+      ])
   ]
     + plugins.flatMap { name -> [Target] in
       [

@@ -8,7 +8,7 @@ import Testing
   /// A built sample plugin library.
   static func library(_ name: String) -> URL {
     _ = SamplePlugins.manifests
-    return SamplePlugins.package.appendingPathComponent(".build/debug/lib\(name).so")
+    return SamplePlugins.package.library(name)
   }
 
   /// An application of one module `greeting` from the search plugin (which needs nothing but

@@ -17,9 +17,13 @@ import Testing
   static let shutdownTimedOut: Int32 = 3
   static let forced: Int32 = 4
 
-  /// An application of `FaultPlugin.FaultModule`s, one per `(name, config JSON)`, and the
-  /// `faults` target (with its remote `hang` action) on the first.
+  /// The fault plugin, built apart from the host once per test process.
+  static let plugin = PluginPackage.built("Tests/Fixtures/FaultPlugin")
+
+  /// An application of `FaultPlugin.FaultModule`s, one per `(name, config JSON)`, from the
+  /// plugin's library, and the `faults` target (with its remote `hang` action) on the first.
   static func application(_ modules: [(name: String, config: String, async: Bool)]) throws -> URL {
+    let library = plugin.library("FaultPlugin").path
     let target = """
       , "targets": [{"name": "faults", "type": "FaultPlugin.FaultTarget",
                      "actions": [{"name": "hang", "remote": true, "timeout": 3600}]}]
@@ -27,7 +31,8 @@ import Testing
     let entries = modules.enumerated().map { index, module in
       """
       {"name": "\(module.name)", "type": "FaultPlugin.FaultModule", "async": \(module.async),
-       "timeout": 3600, "config": \(module.config)\(index == 0 ? target : "")}
+       "library": "\(library)", "version": "1.0.0", "timeout": 3600,
+       "config": \(module.config)\(index == 0 ? target : "")}
       """
     }
     return try HostProcess.manifests([

@@ -9,9 +9,8 @@ import Foundation
   import Darwin
 #endif
 
-/// A module that misbehaves on purpose, for the host's tests (`Tests/ApiaryHostTests`). It is
-/// linked into `apiary` only so that test manifests can name it; the sample application never
-/// does.
+/// A module that misbehaves on purpose, for the host's tests (`Tests/ApiaryHostTests`), which
+/// build this package apart from the host and name its library in their manifests.
 ///
 /// Config: `"hangIn": "setUp" | "start" | "tearDown"` blocks that hook's thread for good, as a
 /// deadlocked module would; `"startGate": PATH` makes `start` wait until the file at PATH exists;
@@ -19,7 +18,8 @@ import Foundation
 /// Every hook first prints `fault NAME: HOOK` on standard error, so a test knows where it is.
 ///
 /// ```json
-/// {"name": "stuck", "type": "FaultPlugin.FaultModule", "config": {"hangIn": "setUp"}}
+/// {"name": "stuck", "type": "FaultPlugin.FaultModule", "library": "…/libFaultPlugin.so",
+///  "version": "1.0.0", "config": {"hangIn": "setUp"}}
 /// ```
 final class FaultModule: Module {
   init() {}
