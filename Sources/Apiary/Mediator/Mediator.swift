@@ -26,7 +26,9 @@ public final class Mediator: Sendable {
   /// `origin` (`"local"` or the URL).
   public let fallback: ActionReference?
   private let catalog: TypeCatalog
-  private let state = Locked(State())
+  private let state: Locked<State>
+  /// The module whose interceptors this view installs, or nil for the host.
+  private let owner: String?
 
   private struct Key: Hashable, Sendable {
     let target: String
@@ -35,6 +37,7 @@ public final class Mediator: Sendable {
 
   private struct Installed: Sendable {
     let id: Int
+    let owner: String?
     let scope: Interceptor.Scope
     let interceptor: Interceptor
   }
@@ -50,6 +53,30 @@ public final class Mediator: Sendable {
     self.scheme = scheme
     self.catalog = catalog
     self.fallback = fallback
+    self.state = Locked(State())
+    self.owner = nil
+  }
+
+  private init(sharing mediator: Mediator, owner: String) {
+    self.scheme = mediator.scheme
+    self.catalog = mediator.catalog
+    self.fallback = mediator.fallback
+    self.state = mediator.state
+    self.owner = owner
+  }
+
+  /// The same mediator, except that interceptors installed through it are owned by `owner` and
+  /// removed with its targets by ``removeAll(ownedBy:)`` (each module's context holds one).
+  package func owned(by owner: String) -> Mediator {
+    Mediator(sharing: self, owner: owner)
+  }
+
+  /// Removes the targets and interceptors of several owners in one pass (a module unloaded).
+  package func removeAll(ownedBy owners: Set<String>) {
+    removeTargets(ownedBy: owners)
+    state.withLock { state in
+      state.interceptors.removeAll { $0.owner.map(owners.contains) ?? false }
+    }
   }
 
   // MARK: Targets
@@ -156,7 +183,8 @@ public final class Mediator: Sendable {
 
   // MARK: Interceptors
 
-  /// Installs `interceptor` for the calls `scope` matches; keep the token to remove it.
+  /// Installs `interceptor` for the calls `scope` matches; keep the token to remove it. Through
+  /// a module's `context.mediator`, the interceptor is removed when the module is unloaded.
   @discardableResult
   public func intercept(_ scope: Interceptor.Scope, _ interceptor: Interceptor)
     -> Interceptor.Token
@@ -164,7 +192,8 @@ public final class Mediator: Sendable {
     state.withLock { state in
       state.nextInterceptorID += 1
       state.interceptors.append(
-        Installed(id: state.nextInterceptorID, scope: scope, interceptor: interceptor))
+        Installed(
+          id: state.nextInterceptorID, owner: owner, scope: scope, interceptor: interceptor))
       return Interceptor.Token(id: state.nextInterceptorID)
     }
   }

@@ -61,8 +61,8 @@ final class ScriptedModule: Module {
     try step("start", context)
   }
 
-  func ready(_ context: ModuleContext) async {
-    try? step("ready", context)
+  func ready(_ context: ModuleContext) async throws {
+    try step("ready", context)
   }
 
   func tearDown(_ context: ModuleContext) async throws {
