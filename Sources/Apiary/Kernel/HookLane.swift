@@ -53,8 +53,7 @@ final class HookLane: Sendable {
   }
 
   /// Runs `hooks` in order and returns the outcome of each hook that ran.
-  static func run(_ hooks: [Hook], next: @escaping Next = { _, _ in true }) async -> [HookOutcome]
-  {
+  static func run(_ hooks: [Hook], next: @escaping Next = { _, _ in true }) async -> [HookOutcome] {
     guard !hooks.isEmpty else { return [] }
     let outcomes = Locked<[HookOutcome]>([])
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

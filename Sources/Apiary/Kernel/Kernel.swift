@@ -49,6 +49,7 @@ public actor Kernel {
   /// Whether a change is in progress, and the changes waiting for it, first come first served.
   private var busy = false
   private var waiting: [CheckedContinuation<Void, Never>] = []
+  private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
@@ -105,7 +106,22 @@ public actor Kernel {
       busy = true
       return
     }
-    await withCheckedContinuation { waiting.append($0) }
+    await withCheckedContinuation { continuation in
+      waiting.append(continuation)
+      let count = waiting.count
+      queueWatchers.removeAll { watcher in
+        guard watcher.count <= count else { return false }
+        watcher.continuation.resume()
+        return true
+      }
+    }
+  }
+
+  /// Returns once at least `count` changes wait behind the one in progress. Tests use it to
+  /// make a request arrive while another is in progress, without sleeping.
+  func queued(_ count: Int) async {
+    guard waiting.count < count else { return }
+    await withCheckedContinuation { queueWatchers.append((count, $0)) }
   }
 
   /// Hands the kernel to the next waiting change, in arrival order.
@@ -296,7 +312,8 @@ public actor Kernel {
       HookLane.launch([start]) { _, outcome in
         board.settle(name, outcome)
         return true
-      } done: {}
+      } done: {
+      }
     }
   }
 
