@@ -481,10 +481,11 @@ public actor Kernel {
   }
 
   /// Removes what the named modules registered, in one pass over each registry, so shutting
-  /// down n modules costs O(n), not O(n²).
+  /// down n modules costs O(n), not O(n²). Names no longer loaded are included: a hook abandoned
+  /// after its time limit may have registered something since.
   private func unregister(_ names: some Sequence<String>) {
-    let owners = Set(names.filter { loaded.removeValue(forKey: $0) != nil })
-    guard !owners.isEmpty else { return }
+    let owners = Set(names)
+    for name in owners { loaded[name] = nil }
     mediator.removeAll(ownedBy: owners)
     events.removeAll(ownedBy: owners)
     container.removeAll(ownedBy: owners)
