@@ -43,7 +43,8 @@ public actor Kernel {
   private var startOrder: [String] = []
   /// Every planned or added module in boot order, which is also event dispatch order.
   private var order: [String]
-  private var manifests: [String: ModuleManifest] = [:]
+  /// Each module's level and priority, for placing modules added at run time.
+  private var orderKeys: [String: (Int, Int)] = [:]
   /// Set by `shutdown()` at once, so a boot or add in progress stops at its next step.
   private let stopRequested = Locked(false)
   /// Whether a change is in progress, and the changes waiting for it, first come first served.
@@ -53,10 +54,17 @@ public actor Kernel {
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
-  private struct Loaded: Sendable {
+  /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
+  private final class Loaded: Sendable {
     let manifest: ModuleManifest
     let module: any Module
     let context: ModuleContext
+
+    init(manifest: ModuleManifest, module: any Module, context: ModuleContext) {
+      self.manifest = manifest
+      self.module = module
+      self.context = context
+    }
   }
 
   /// Plans the given modules. `observer` sees every lifecycle step as it happens.
@@ -82,7 +90,7 @@ public actor Kernel {
     self.order = plan.modules.map(\.name)
     for module in plan.modules {
       states[module.name] = .planned
-      manifests[module.name] = module
+      orderKeys[module.name] = Self.orderKey(module)
     }
     events.rank(order)
   }
@@ -217,9 +225,10 @@ public actor Kernel {
         Hook(
           seconds: manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare,
           body: {
-            for service in manifest.services { try context.container.bind(service) }
-            try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
-            try entry.module.setUp(context)
+            let manifest = entry.manifest
+            for service in manifest.services { try entry.context.container.bind(service) }
+            try mediator.addTargets(manifest.targets, owner: manifest.name, context: entry.context)
+            try entry.module.setUp(entry.context)
           }))
     }
     let stopRequested = self.stopRequested
@@ -527,7 +536,7 @@ public actor Kernel {
       if startOrder.contains(manifest.name) { await tearDownAll([manifest.name]) }
       unregister(manifest.name)
       states[manifest.name] = nil
-      manifests[manifest.name] = nil
+      orderKeys[manifest.name] = nil
       order.removeAll { $0 == manifest.name }
       throw error
     }
@@ -540,11 +549,10 @@ public actor Kernel {
     let key = Self.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
     let index =
-      order[earliest...].firstIndex { other in
-        manifests[other].map { key < Self.orderKey($0) } ?? false
-      } ?? order.endIndex
+      order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
+      ?? order.endIndex
     order.insert(manifest.name, at: index)
-    manifests[manifest.name] = manifest
+    orderKeys[manifest.name] = key
     events.rank(order)
   }
 
