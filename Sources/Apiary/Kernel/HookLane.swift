@@ -15,16 +15,17 @@ struct HookOutcome: Sendable {
   let finishedAt: ContinuousClock.Instant
 }
 
-/// Runs hooks one after another on a thread of its own, outside the Swift concurrency pool, so
-/// module code that blocks threads can hold only its own lane, never the kernel or other lanes.
+/// Runs hooks one after another in a task on a ``HookExecutor``, outside the Swift concurrency
+/// pool, so module code that blocks threads holds only its own thread, never the kernel or other
+/// lanes.
 ///
 /// Each hook is bounded by its time limit through the ``Watchdog``, not by a timer or a task of
 /// its own, so a hook that finishes in time costs a closure call and two lock operations. When a
 /// hook times out, its lane is abandoned, still running the hook (Swift cannot stop a thread; an
-/// `async` hook's task is cancelled), and the remaining hooks go on on a new lane.
+/// `async` hook's task is cancelled), and the remaining hooks go on in a new lane.
 ///
 /// ```swift
-/// let outcomes = await HookLane.run(hooks) { index, outcome in true }  // false stops the run
+/// let outcomes = await HookLane.run(hooks, on: executor) { index, outcome in true }  // false stops
 /// ```
 final class HookLane: Sendable {
   /// Called once per hook, in order, with its outcome; returns whether to run the next one.
@@ -40,24 +41,28 @@ final class HookLane: Sendable {
   private let hooks: [Hook]
   private let next: Next
   private let done: @Sendable () -> Void
-  private let executor = LaneExecutor()
+  private let executor: HookExecutor
   private let state: Locked<State>
 
   private init(
-    _ hooks: [Hook], from index: Int, next: @escaping Next, done: @escaping @Sendable () -> Void
+    _ hooks: [Hook], from index: Int, on executor: HookExecutor, next: @escaping Next,
+    done: @escaping @Sendable () -> Void
   ) {
     self.hooks = hooks
+    self.executor = executor
     self.next = next
     self.done = done
     self.state = Locked(State(index: index))
   }
 
   /// Runs `hooks` in order and returns the outcome of each hook that ran.
-  static func run(_ hooks: [Hook], next: @escaping Next = { _, _ in true }) async -> [HookOutcome] {
+  static func run(
+    _ hooks: [Hook], on executor: HookExecutor, next: @escaping Next = { _, _ in true }
+  ) async -> [HookOutcome] {
     guard !hooks.isEmpty else { return [] }
     let outcomes = Locked<[HookOutcome]>([])
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      launch(hooks) { index, outcome in
+      launch(hooks, on: executor) { index, outcome in
         outcomes.withLock { $0.append(outcome) }
         return next(index, outcome)
       } done: {
@@ -70,11 +75,11 @@ final class HookLane: Sendable {
   /// Starts running `hooks` and returns at once; `done` is called exactly once, after the last
   /// hook that runs.
   static func launch(
-    _ hooks: [Hook], from index: Int = 0, next: @escaping Next,
+    _ hooks: [Hook], from index: Int = 0, on executor: HookExecutor, next: @escaping Next,
     done: @escaping @Sendable () -> Void
   ) {
     guard index < hooks.count else { return done() }
-    let lane = HookLane(hooks, from: index, next: next, done: done)
+    let lane = HookLane(hooks, from: index, on: executor, next: next, done: done)
     let task = Task(executorPreference: lane.executor) { await lane.drive() }
     lane.state.withLock { $0.task = task }
   }
@@ -134,17 +139,6 @@ final class HookLane: Sendable {
     let outcome = HookOutcome(
       result: .failure(LifecycleTimeout(seconds: seconds)), duration: now - began, finishedAt: now)
     guard next(index, outcome) else { return done() }
-    Self.launch(hooks, from: index + 1, next: next, done: done)
-  }
-}
-
-/// Runs a lane's jobs on a serial Dispatch queue of its own. Such a queue gets a thread even
-/// when every thread of the Swift concurrency pool is blocked.
-final class LaneExecutor: TaskExecutor {
-  private let queue = DispatchQueue(label: "apiary.hook")
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    Self.launch(hooks, from: index + 1, on: executor, next: next, done: done)
   }
 }

@@ -29,6 +29,8 @@ public actor Kernel {
   public nonisolated let profiler: Profiler
 
   private nonisolated let executor = KernelExecutor()
+  /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
+  private let hookExecutor = HookExecutor()
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()
   }
@@ -232,7 +234,7 @@ public actor Kernel {
           }))
     }
     let stopRequested = self.stopRequested
-    let outcomes = await HookLane.run(hooks) { [entries] index, outcome in
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { [entries] index, outcome in
       guard case .failure(let error) = outcome.result else {
         return !stopRequested.withLock { $0 }
       }
@@ -277,9 +279,9 @@ public actor Kernel {
       }
     }
     let board = StartBoard(entries.map(\.manifest.name))
-    let hooks = entries.map { entry in Self.startHook(entry, board: board) }
+    let hooks = entries.map { entry in Self.startHook(entry, board: board, on: hookExecutor) }
     let stopRequested = self.stopRequested
-    let ran = await HookLane.run(hooks) { [entries] index, outcome in
+    let ran = await HookLane.run(hooks, on: hookExecutor) { [entries] index, outcome in
       let manifest = entries[index].manifest
       if !manifest.isAsync {
         board.settle(manifest.name, outcome)
@@ -305,7 +307,9 @@ public actor Kernel {
 
   /// The hook that starts `entry` once its dependencies on `board` have started. For an `async`
   /// module, a hook that launches the start on a lane of its own and returns at once.
-  private static func startHook(_ entry: Loaded, board: StartBoard) -> Hook {
+  private static func startHook(_ entry: Loaded, board: StartBoard, on executor: HookExecutor)
+    -> Hook
+  {
     let name = entry.manifest.name
     let waitsFor = entry.manifest.dependencies.filter(board.contains)
     let prepare: @Sendable () async throws -> Void = {
@@ -318,7 +322,7 @@ public actor Kernel {
       body: { try await entry.module.start(entry.context) })
     guard entry.manifest.isAsync else { return start }
     return Hook(seconds: nil) {
-      HookLane.launch([start]) { _, outcome in
+      HookLane.launch([start], on: executor) { _, outcome in
         board.settle(name, outcome)
         return true
       } done: {
@@ -364,7 +368,7 @@ public actor Kernel {
         body: { try await entry.module.ready(entry.context) })
     }
     let stopRequested = self.stopRequested
-    let outcomes = await HookLane.run(hooks) { index, outcome in
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { index, outcome in
       guard case .failure(let error) = outcome.result else {
         return !stopRequested.withLock { $0 }
       }
@@ -470,7 +474,7 @@ public actor Kernel {
         try await entry.module.tearDown(entry.context)
       }
     }
-    let outcomes = await HookLane.run(hooks)
+    let outcomes = await HookLane.run(hooks, on: hookExecutor)
     for (entry, outcome) in zip(entries, outcomes) {
       switch outcome.result {
       case .success:
