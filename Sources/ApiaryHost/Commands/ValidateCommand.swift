@@ -11,16 +11,9 @@ enum ValidateCommand: HostCommand {
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
     were any. DIR defaults to \(Host.defaultManifests).
     """
-  static let flags: Set<String> = []
-  static let options: Set<String> = []
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
     guard set.problems.isEmpty, let application = set.application else {
       for problem in set.problems { Output.out("\(problem)") }
@@ -34,7 +27,7 @@ enum ValidateCommand: HostCommand {
       Output.out("\(directory): \(error)")
       return ExitStatus.failure
     }
-    let enabled = set.modules.filter(\.isEnabled).count
+    let enabled = set.enabledModules.count
     Output.out(
       "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"
         + " in \(set.files.count) file\(set.files.count == 1 ? "" : "s")")

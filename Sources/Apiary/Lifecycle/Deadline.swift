@@ -1,5 +1,0 @@
-/// A lifecycle hook that did not finish within its manifest's `timeout`.
-public struct LifecycleTimeout: Error, Sendable, Hashable, CustomStringConvertible {
-  public let seconds: Double
-  public var description: String { "did not finish within \(seconds) s (manifest 'timeout')" }
-}
