@@ -22,7 +22,8 @@ struct HookOutcome: Sendable {
 /// lanes.
 ///
 /// Each hook is bounded by its time limit through the ``Watchdog``, not by a timer or a task of
-/// its own, so a hook that finishes in time costs a closure call and two lock operations. When a
+/// its own: a lane keeps one watchdog entry, so a hook that finishes in time costs a closure call
+/// and two lock operations. When a
 /// hook times out, its lane is abandoned, still running the hook (Swift cannot stop a thread; an
 /// `async` hook's task is cancelled), and the remaining hooks go on in a new lane.
 ///
@@ -34,8 +35,14 @@ final class HookLane: Sendable {
   typealias Next = @Sendable (_ index: Int, _ outcome: HookOutcome) -> Bool
 
   private struct State {
+    /// The hook running or next to run.
     var index: Int
+    /// When the running hook's `body` began and must end; nil between hooks.
     var began: ContinuousClock.Instant?
+    var deadline: ContinuousClock.Instant?
+    var seconds = 0.0
+    /// The earliest watchdog entry this lane has pending, if any.
+    var watchedUntil: ContinuousClock.Instant?
     var abandoned = false
     var task: Task<Void, Never>?
   }
@@ -108,6 +115,7 @@ final class HookLane: Sendable {
         guard !state.abandoned else { return false }
         state.index = index + 1
         state.began = nil
+        state.deadline = nil
         return true
       }
       guard owned else { return }  // the watchdog gave up on this hook and took over
@@ -119,23 +127,60 @@ final class HookLane: Sendable {
     done()
   }
 
+  /// Sets the running hook's deadline. The lane keeps at most one watchdog entry: hooks that
+  /// finish in time only update the deadline, and the entry, when it comes due, looks at the
+  /// hook running then.
   private func arm(_ index: Int, began: ContinuousClock.Instant, seconds: Double) {
     guard seconds.isFinite else { return }
-    state.withLock { $0.began = began }
-    Watchdog.shared.arm(at: began + .seconds(max(0, min(seconds, 1e9)))) { [self] in
-      expire(index, seconds: seconds)
+    let deadline = began + .seconds(max(0, min(seconds, 1e9)))
+    let unwatched = state.withLock { state in
+      state.began = began
+      state.deadline = deadline
+      state.seconds = seconds
+      guard state.watchedUntil.map({ deadline < $0 }) ?? true else { return false }
+      state.watchedUntil = deadline
+      return true
+    }
+    if unwatched { watch(until: deadline) }
+  }
+
+  private func watch(until deadline: ContinuousClock.Instant) {
+    Watchdog.shared.arm(at: deadline) { [self] in check(entry: deadline) }
+  }
+
+  private enum Verdict {
+    case idle
+    case later(ContinuousClock.Instant)
+    case expired(index: Int, began: ContinuousClock.Instant, seconds: Double, Task<Void, Never>?)
+  }
+
+  /// The watchdog's side: gives up on the running hook if its deadline has passed, and goes on
+  /// with the rest in a new lane; otherwise watches again until the running hook's deadline.
+  private func check(entry: ContinuousClock.Instant) {
+    let now = ContinuousClock.now
+    let verdict = state.withLock { state -> Verdict in
+      if state.watchedUntil == entry { state.watchedUntil = nil }
+      guard !state.abandoned, let deadline = state.deadline, let began = state.began else {
+        return .idle
+      }
+      guard deadline <= now else {
+        guard state.watchedUntil.map({ deadline < $0 }) ?? true else { return .idle }
+        state.watchedUntil = deadline
+        return .later(deadline)
+      }
+      state.abandoned = true
+      return .expired(index: state.index, began: began, seconds: state.seconds, state.task)
+    }
+    switch verdict {
+    case .idle: return
+    case .later(let deadline): watch(until: deadline)
+    case .expired(let index, let began, let seconds, let task): expire(index, began, seconds, task)
     }
   }
 
-  /// The watchdog's side: gives up on hook `index` if it is still running, and goes on with the
-  /// rest on a new lane.
-  private func expire(_ index: Int, seconds: Double) {
-    let claimed = state.withLock { state -> (ContinuousClock.Instant, Task<Void, Never>?)? in
-      guard state.index == index, let began = state.began, !state.abandoned else { return nil }
-      state.abandoned = true
-      return (began, state.task)
-    }
-    guard let (began, task) = claimed else { return }
+  private func expire(
+    _ index: Int, _ began: ContinuousClock.Instant, _ seconds: Double, _ task: Task<Void, Never>?
+  ) {
     task?.cancel()
     let now = ContinuousClock.now
     let outcome = HookOutcome(
