@@ -4,7 +4,7 @@ import Testing
 @testable import Apiary
 
 /// Run-time changes that overlap. Each test holds one change inside a module hook with a
-/// ``Gate``, makes the second request arrive (``Kernel/queued(_:)`` says it is waiting), then
+/// ``HookGate``, makes the second request arrive (``Kernel/queued(_:)`` says it is waiting), then
 /// opens the gate and checks the end state.
 @Suite(.timeLimit(.minutes(1))) struct KernelConcurrencyTests {
   private func count(_ entry: String, in journal: String) -> Int {
@@ -13,7 +13,7 @@ import Testing
 
   @Test func twoRemovesOfOneModuleTearItDownOnce() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     let kernel = try Fixture.kernel([
       Fixture.module("plugin", journal: journal, config: gate.config("tearDown"))
     ])
@@ -33,7 +33,7 @@ import Testing
 
   @Test func shutdownDuringRemoveTearsEachModuleDownOnceInReverse() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     let kernel = try Fixture.kernel([
       Fixture.module("base", journal: journal),
       Fixture.module("plugin", journal: journal, config: gate.config("tearDown")),
@@ -54,7 +54,7 @@ import Testing
 
   @Test func shutdownDuringAddStopsItAndTearsTheNewModuleDownFirst() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     let kernel = try Fixture.kernel([Fixture.module("base", journal: journal)])
     try await kernel.boot()
     let add = Task {
@@ -84,7 +84,7 @@ import Testing
 
   @Test func removeOfADependencyWaitsForTheAddAndIsRefused() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     let kernel = try Fixture.kernel([Fixture.module("base", journal: journal)])
     try await kernel.boot()
     let add = Task {
@@ -110,7 +110,7 @@ import Testing
 
   @Test func shutdownDuringBootStopsItAndTearsDownWhatStartedInReverse() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     let kernel = try Fixture.kernel([
       Fixture.module("a", journal: journal),
       Fixture.module("b", journal: journal, dependencies: ["a"], config: gate.config("start")),
@@ -153,7 +153,7 @@ import Testing
 
   @Test func startTimeoutsFireWhenModulesBlockMoreThreadsThanThePoolHas() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     defer { gate.open() }
     // More blocking modules than the Swift pool has threads: their hooks block threads of
     // their own, and the kernel still acts on their time limits.
@@ -177,7 +177,7 @@ import Testing
 
   @Test func setUpIsBoundedByTheTimeout() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     defer { gate.open() }
     let kernel = try Fixture.kernel([
       Fixture.module(
@@ -223,7 +223,7 @@ import Testing
 
   @Test func requiredModuleWhoseReadyTimesOutFailsTheBoot() async throws {
     let journal = Journal.new()
-    let gate = Gate()
+    let gate = HookGate()
     defer { gate.open() }
     let kernel = try Fixture.kernel([
       Fixture.module("slow", journal: journal, timeout: 0.2, config: gate.config("ready"))

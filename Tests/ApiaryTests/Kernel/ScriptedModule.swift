@@ -23,7 +23,7 @@ enum Journal {
 /// A module whose behaviour comes from its config: `journal` (where to record), `fail`
 /// (a phase name to throw in), `hang` (a phase to hang in), `delay` (seconds to sleep in start),
 /// `spin` (hang in start without ever suspending), `gate` and `gatePhase` (block the hook's
-/// thread at a ``Gate`` the test opens), `intercepts` (install a global interceptor that
+/// thread at a ``HookGate`` the test opens), `intercepts` (install a global interceptor that
 /// records every call).
 final class ScriptedModule: Module {
   struct Failure: Error, CustomStringConvertible {
@@ -36,7 +36,7 @@ final class ScriptedModule: Module {
     if context.config["gatePhase"]?.stringValue == phase,
       let gate = context.config["gate"]?.stringValue
     {
-      Gate.named(gate)?.pass()
+      HookGate.named(gate)?.pass()
     }
     Journal.append(context.config["journal"]?.stringValue ?? "", "\(context.name).\(phase)")
     if context.config["fail"]?.stringValue == phase {
@@ -88,20 +88,20 @@ final class ScriptedModule: Module {
 /// A point inside a module hook that the test controls. The hook calls ``pass()``, which
 /// announces its arrival and blocks the hook's thread until the test calls ``open()``; the test
 /// awaits ``arrival()`` to know the hook is there. Gates are found by name from module config.
-final class Gate: Sendable {
+final class HookGate: Sendable {
   private struct State {
     var arrived = false
     var arrivalWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private static let all = Locked<[String: Gate]>([:])
+  private static let all = Locked<[String: HookGate]>([:])
   private let state = Locked(State())
   private let opened = DispatchSemaphore(value: 0)
   let name = UUID().uuidString
 
   init() { Self.all.withLock { $0[name] = self } }
 
-  static func named(_ name: String) -> Gate? {
+  static func named(_ name: String) -> HookGate? {
     all.withLock { $0[name] }
   }
 
