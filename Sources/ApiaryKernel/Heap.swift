@@ -33,3 +33,13 @@ struct Heap<Element: Comparable> {
     }
   }
 }
+
+extension Heap {
+  /// The smallest element, without removing it.
+  var first: Element? { items.first }
+
+  /// Removes the smallest element.
+  mutating func removeFirst() { _ = pop() }
+}
+
+extension Heap: Sendable where Element: Sendable {}

@@ -12,6 +12,12 @@ import Synchronization
 /// started — calls `ready`, and tears everything down in exact reverse of start order. Modules can
 /// be added and removed while the application runs.
 ///
+/// Changes happen one at a time: `boot`, `add`, `remove` and `shutdown` wait for the one in
+/// progress, and a shutdown requested during `boot` or `add` stops it at the next step. Module
+/// hooks run on threads outside the Swift concurrency pool, each bounded by the module's
+/// `timeout`, and the kernel runs on an executor of its own, so hooks that block threads cannot
+/// stop it from acting on time limits.
+///
 /// ```swift
 /// let kernel = try Kernel(application: app, modules: modules)
 /// try await kernel.boot()
@@ -27,6 +33,13 @@ public actor Kernel {
   public nonisolated let events: EventBus
   public nonisolated let profiler: Profiler
 
+  private nonisolated let executor = KernelExecutor()
+  /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
+  private let hookExecutor = HookExecutor()
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
   private let observer: (@Sendable (LifecycleRecord) -> Void)?
   private let clock = ContinuousClock()
   private var bootedAt: ContinuousClock.Instant?
@@ -35,15 +48,30 @@ public actor Kernel {
   private var states: [String: ModuleState] = [:]
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
+  /// Every planned or added module in boot order, which is also event dispatch order.
   private var order: [String]
-  private var nextRank: Int
+  /// Each module's level and priority, for placing modules added at run time.
+  private var orderKeys: [String: (Int, Int)] = [:]
+  /// Set by `shutdown()` at once, so a boot or add in progress stops at its next step.
+  private let stopRequested = Locked(false)
+  /// Whether a change is in progress, and the changes waiting for it, first come first served.
+  private var busy = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+  private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
-  private struct Loaded {
+  /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
+  private final class Loaded: Sendable {
     let manifest: ModuleManifest
     let module: any Module
     let context: ModuleContext
+
+    init(manifest: ModuleManifest, module: any Module, context: ModuleContext) {
+      self.manifest = manifest
+      self.module = module
+      self.context = context
+    }
   }
 
   /// Plans the given modules. `observer` sees every lifecycle step as it happens.
@@ -67,8 +95,11 @@ public actor Kernel {
     self.events = EventBus(profiler: profiler)
     self.observer = observer
     self.order = plan.modules.map(\.name)
-    self.nextRank = plan.modules.count
-    for module in plan.modules { states[module.name] = .planned }
+    for module in plan.modules {
+      states[module.name] = .planned
+      orderKeys[module.name] = Self.orderKey(module)
+    }
+    events.rank(order)
   }
 
   /// Every planned or added module with its state, in boot order.
@@ -82,24 +113,78 @@ public actor Kernel {
   /// Names of running modules in the order they started.
   public var startedModules: [String] { startOrder }
 
+  // MARK: One change at a time
+
+  /// Waits until no other change is in progress; pair with ``endChange()``.
+  private func beginChange() async {
+    guard busy else {
+      busy = true
+      return
+    }
+    await withCheckedContinuation { continuation in
+      waiting.append(continuation)
+      let count = waiting.count
+      queueWatchers.removeAll { watcher in
+        guard watcher.count <= count else { return false }
+        watcher.continuation.resume()
+        return true
+      }
+    }
+  }
+
+  /// Returns once at least `count` changes wait behind the one in progress. Tests use it to
+  /// make a request arrive while another is in progress, without sleeping.
+  package func queued(_ count: Int) async {
+    guard waiting.count < count else { return }
+    await withCheckedContinuation { queueWatchers.append((count, $0)) }
+  }
+
+  /// Hands the kernel to the next waiting change, in arrival order.
+  private func endChange() {
+    if waiting.isEmpty {
+      busy = false
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
+
+  private var stopping: Bool { stopRequested.withLock { $0 } }
+
+  /// The state named in ``KernelError/wrongState(operation:state:)``.
+  private var stateName: String {
+    stopping && phase != .stopped ? Phase.stopping.rawValue : phase.rawValue
+  }
+
+  /// Throws when a shutdown was requested while `operation` was in progress.
+  private func checkStop(_ operation: String) throws(KernelError) {
+    if stopping { throw .interrupted(operation: operation) }
+  }
+
   // MARK: Boot
 
   /// Sets up, starts and readies every planned module.
   ///
   /// A required module that fails fails the boot: modules already started are torn down in
   /// reverse and the error names the module, the phase and the cause. An optional module that
-  /// fails is marked failed, and modules that depend on it are skipped.
+  /// fails is marked failed, and modules that depend on it are skipped. A `shutdown()` requested
+  /// meanwhile stops the boot after the hook in progress, tears down what started, and `boot`
+  /// throws ``KernelError/interrupted(operation:)``.
   public func boot() async throws(KernelError) {
-    guard phase == .idle else { throw .wrongState(operation: "boot", state: phase.rawValue) }
+    await beginChange()
+    defer { endChange() }
+    guard phase == .idle, !stopping else {
+      throw .wrongState(operation: "boot", state: stateName)
+    }
     phase = .booting
     bootedAt = clock.now
     do {
-      for (rank, manifest) in plan.modules.enumerated() {
-        try install(manifest, rank: rank)
-      }
+      try await setUpAll(plan.modules)
       try buildEagerSingletons()
+      try checkStop("boot")
       try await startAll(plan.modules.map(\.name))
-      await readyAll(startOrder)
+      try checkStop("boot")
+      try await readyAll(startOrder)
+      try checkStop("boot")
       phase = .running
     } catch {
       await rollBack()
@@ -108,41 +193,76 @@ public actor Kernel {
     }
   }
 
-  /// Creates the module, binds its manifest services and targets, and runs `setUp`.
-  private func install(_ manifest: ModuleManifest, rank: Int) throws(KernelError) {
-    if let reason = blockingReason(manifest) {
-      skip(manifest.name, phase: .setUp, reason: reason)
-      return
-    }
-    let type: any Module.Type
-    switch catalog.lookup(manifest.type) {
-    case let found as any Module.Type:
-      type = found
-    case let other:
-      let error = KernelError.unresolvedType(
-        module: manifest.name, type: manifest.type, foundButNotModule: other != nil)
-      try fail(manifest, phase: .load, error: error)
-      return
-    }
-    let context = ModuleContext(
-      manifest: manifest, application: application,
-      container: container.owned(by: manifest.name), mediator: mediator,
-      events: events.owned(by: manifest.name, rank: rank))
-    let module = type.init()
-    loaded[manifest.name] = Loaded(manifest: manifest, module: module, context: context)
-    let began = clock.now
-    do {
-      for service in manifest.services {
-        try context.container.bind(service, catalog: catalog)
+  /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
+  /// `setUp`, bounded by its timeout. A module whose dependency failed is skipped.
+  private func setUpAll(_ modules: [ModuleManifest]) async throws(KernelError) {
+    var entries: [Loaded] = []
+    var hooks: [Hook] = []
+    let unavailable = Locked<[String: String]>([:])  // name: "failed" or "was skipped"
+    let mediator = self.mediator
+    let catalog = self.catalog
+    for manifest in modules {
+      if let reason = blockingReason(manifest) {
+        skip(manifest.name, phase: .setUp, reason: reason)
+        unavailable.withLock { $0[manifest.name] = "was skipped" }
+        continue
       }
-      try mediator.addTargets(manifest.targets, owner: manifest.name, context: context)
-      try module.setUp(context)
-    } catch {
-      try fail(manifest, phase: .setUp, error: error)
-      return
+      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+        let error = KernelError.unresolvedType(
+          module: manifest.name, type: manifest.type,
+          foundButNotModule: catalog.lookup(manifest.type) != nil)
+        try fail(manifest, phase: .load, error: error)
+        unavailable.withLock { $0[manifest.name] = "failed" }
+        continue
+      }
+      let context = ModuleContext(
+        manifest: manifest, application: application,
+        container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
+        events: events.owned(by: manifest.name))
+      let entry = Loaded(manifest: manifest, module: type.init(), context: context)
+      loaded[manifest.name] = entry
+      entries.append(entry)
+      let dependencies = manifest.dependencies
+      let prepare: @Sendable () async throws -> Void = {
+        let blocked = unavailable.withLock { known in
+          dependencies.first { known[$0] != nil }.map { ($0, known[$0] ?? "") }
+        }
+        if let (name, what) = blocked { throw Blocked(reason: "dependency '\(name)' \(what)") }
+      }
+      hooks.append(
+        Hook(
+          seconds: manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare,
+          body: {
+            let manifest = entry.manifest
+            for service in manifest.services {
+              try entry.context.container.bind(service, catalog: catalog)
+            }
+            try mediator.addTargets(manifest.targets, owner: manifest.name, context: entry.context)
+            try entry.module.setUp(entry.context)
+          }))
     }
-    finished(manifest.name, .setUp, since: began)
-    states[manifest.name] = .setUp
+    let stopRequested = self.stopRequested
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { [entries] index, outcome in
+      guard case .failure(let error) = outcome.result else {
+        return !stopRequested.withLock { $0 }
+      }
+      let manifest = entries[index].manifest
+      unavailable.withLock { $0[manifest.name] = error is Blocked ? "was skipped" : "failed" }
+      return (manifest.isOptional || error is Blocked) && !stopRequested.withLock { $0 }
+    }
+    for (entry, outcome) in zip(entries, outcomes) {
+      let name = entry.manifest.name
+      switch outcome.result {
+      case .success:
+        report(name, .setUp, .succeeded, outcome.duration, at: outcome.finishedAt)
+        states[name] = .setUp
+      case .failure(let blocked as Blocked):
+        skip(name, phase: .setUp, reason: blocked.reason)
+      case .failure(let error):
+        report(name, .setUp, .failed(error), outcome.duration, at: outcome.finishedAt)
+        try fail(entry.manifest, phase: .setUp, error: error, reported: true)
+      }
+    }
   }
 
   private func buildEagerSingletons() throws(KernelError) {
@@ -153,104 +273,138 @@ public actor Kernel {
     }
   }
 
-  /// Starts `names` (in plan order): sync modules one at a time, async modules concurrently
-  /// once their dependencies have started. Start order is the order in which `start` finished,
-  /// so a module always comes after its dependencies.
+  /// Starts `names` (in plan order) on hook lanes: sync modules one at a time, each `async`
+  /// module on a lane of its own once its dependencies have started. Start order is the order
+  /// in which `start` finished, so a module always comes after its dependencies.
   private func startAll(_ names: [String]) async throws(KernelError) {
-    var handles: [String: Task<StartOutcome, Never>] = [:]
-    let finishOrder = FinishOrder()
-    var firstFailure: KernelError?
-    for name in names {
-      guard states[name] == .setUp, let entry = loaded[name] else { continue }
-      let dependencies = entry.manifest.dependencies.compactMap { handles[$0] }
-      let task = Task { [entry] () -> StartOutcome in
-        for dependency in dependencies {
-          guard case .started = await dependency.value else { return .blocked }
+    var entries: [Loaded] = []
+    for name in names where states[name] == .setUp {
+      guard let entry = loaded[name] else { continue }
+      if let reason = blockingReason(entry.manifest) {
+        skip(name, phase: .start, reason: reason)
+      } else {
+        entries.append(entry)
+      }
+    }
+    let board = StartBoard(entries.map(\.manifest.name))
+    let hooks = entries.map { entry in Self.startHook(entry, board: board, on: hookExecutor) }
+    let stopRequested = self.stopRequested
+    let ran = await HookLane.run(hooks, on: hookExecutor) { [entries] index, outcome in
+      let manifest = entries[index].manifest
+      if !manifest.isAsync {
+        board.settle(manifest.name, outcome)
+        if case .failure(let error) = outcome.result, !(error is Blocked), !manifest.isOptional {
+          return false
         }
-        let outcome = await Self.start(entry.module, entry.context)
-        if case .started = outcome { finishOrder.names.withLock { $0.append(name) } }
-        return outcome
       }
-      handles[name] = task
-      if !entry.manifest.isAsync, let failure = record(await task.value, for: entry.manifest) {
-        firstFailure = failure
-        break
-      }
+      return !stopRequested.withLock { $0 }
     }
-    // Wait for async modules still in flight, in plan order.
-    for name in names {
-      guard let task = handles[name], let entry = loaded[name], entry.manifest.isAsync else {
-        continue
-      }
-      if let failure = record(await task.value, for: entry.manifest), firstFailure == nil {
+    // Modules whose turn never came did not start; async ones already launched are awaited.
+    for entry in entries.dropFirst(ran.count) { board.settle(entry.manifest.name, nil) }
+    let (outcomes, finished) = await board.all()
+    var firstFailure: KernelError?
+    for entry in entries {
+      guard let outcome = outcomes[entry.manifest.name] else { continue }
+      if let failure = record(outcome, for: entry.manifest), firstFailure == nil {
         firstFailure = failure
       }
     }
-    startOrder.append(contentsOf: finishOrder.names.withLock { $0 })
+    startOrder.append(contentsOf: finished)
     if let firstFailure { throw firstFailure }
   }
 
-  /// Names of modules in the order their `start` finished, written from start tasks.
-  private final class FinishOrder: Sendable {
-    let names = Locked<[String]>([])
-  }
-
-  private enum StartOutcome: Sendable {
-    case started(Duration, finishedAt: ContinuousClock.Instant)
-    case failed(any Error, Duration, finishedAt: ContinuousClock.Instant)
-    case blocked
-  }
-
-  private static func start(_ module: any Module, _ context: ModuleContext) async -> StartOutcome {
-    let clock = ContinuousClock()
-    let began = clock.now
-    do {
-      try await Deadline.run(seconds: context.manifest.startTimeout) {
-        try await module.start(context)
+  /// The hook that starts `entry` once its dependencies on `board` have started. For an `async`
+  /// module, a hook that launches the start on a lane of its own and returns at once.
+  private static func startHook(_ entry: Loaded, board: StartBoard, on executor: HookExecutor)
+    -> Hook
+  {
+    let name = entry.manifest.name
+    let waitsFor = entry.manifest.dependencies.filter(board.contains)
+    let prepare: @Sendable () async throws -> Void = {
+      for dependency in waitsFor where await !board.started(dependency) {
+        throw Blocked(reason: "dependency '\(dependency)' did not start")
       }
-      let now = clock.now
-      return .started(now - began, finishedAt: now)
-    } catch {
-      let now = clock.now
-      return .failed(error, now - began, finishedAt: now)
+    }
+    let start = Hook(
+      seconds: entry.manifest.startTimeout, prepare: waitsFor.isEmpty ? nil : prepare,
+      body: { try await entry.module.start(entry.context) })
+    guard entry.manifest.isAsync else { return start }
+    return Hook(seconds: nil) {
+      HookLane.launch([start], on: executor) { _, outcome in
+        board.settle(name, outcome)
+        return true
+      } done: {
+      }
     }
   }
 
   /// Applies a start outcome; returns the error when it fails the boot.
-  private func record(_ outcome: StartOutcome, for manifest: ModuleManifest) -> KernelError? {
-    switch outcome {
-    case .started(let duration, let finishedAt):
+  private func record(_ outcome: HookOutcome, for manifest: ModuleManifest) -> KernelError? {
+    switch outcome.result {
+    case .success:
       states[manifest.name] = .running
-      report(manifest.name, .start, .succeeded, duration, at: finishedAt)
+      report(manifest.name, .start, .succeeded, outcome.duration, at: outcome.finishedAt)
       return nil
-    case .failed(let error, let duration, let finishedAt):
-      report(manifest.name, .start, .failed(error), duration, at: finishedAt)
+    case .failure(let blocked as Blocked):
+      skip(manifest.name, phase: .start, reason: blocked.reason)
+      return nil
+    case .failure(let error):
+      report(manifest.name, .start, .failed(error), outcome.duration, at: outcome.finishedAt)
       do {
         try fail(manifest, phase: .start, error: error, reported: true)
         return nil
       } catch {
         return error
       }
-    case .blocked:
-      let reason = blockingReason(manifest) ?? "a dependency did not start"
-      skip(manifest.name, phase: .start, reason: reason)
-      return nil
     }
   }
 
-  private func readyAll(_ names: [String]) async {
-    for name in names {
-      guard let entry = loaded[name] else { continue }
-      let began = clock.now
-      do {
-        try await Deadline.run(seconds: entry.manifest.startTimeout) {
-          await entry.module.ready(entry.context)
+  /// Calls `ready` on `names` in start order. A required module whose `ready` throws or times
+  /// out fails the boot; an optional one is torn down and marked failed, and modules that
+  /// depend on it are torn down and skipped, so nothing runs without its dependencies.
+  private func readyAll(_ names: [String]) async throws(KernelError) {
+    let entries = names.compactMap { loaded[$0] }
+    let failed = Locked<Set<String>>([])
+    let hooks = entries.map { entry in
+      let dependencies = entry.manifest.dependencies
+      let prepare: @Sendable () async throws -> Void = {
+        let blocked = failed.withLock { failed in dependencies.first(where: failed.contains) }
+        if let blocked { throw Blocked(reason: "dependency '\(blocked)' failed in ready") }
+      }
+      return Hook(
+        seconds: entry.manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare,
+        body: { try await entry.module.ready(entry.context) })
+    }
+    let stopRequested = self.stopRequested
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { index, outcome in
+      guard case .failure(let error) = outcome.result else {
+        return !stopRequested.withLock { $0 }
+      }
+      let manifest = entries[index].manifest
+      _ = failed.withLock { $0.insert(manifest.name) }
+      return (manifest.isOptional || error is Blocked) && !stopRequested.withLock { $0 }
+    }
+    var dropped: [String: ModuleState] = [:]
+    for (entry, outcome) in zip(entries, outcomes) {
+      let manifest = entry.manifest
+      switch outcome.result {
+      case .success:
+        report(manifest.name, .ready, .succeeded, outcome.duration, at: outcome.finishedAt)
+      case .failure(let blocked as Blocked):
+        report(manifest.name, .ready, .skipped(blocked.reason), .zero)
+        dropped[manifest.name] = .skipped(reason: blocked.reason)
+      case .failure(let error):
+        report(manifest.name, .ready, .failed(error), outcome.duration, at: outcome.finishedAt)
+        guard manifest.isOptional else {
+          throw .hookFailed(module: manifest.name, phase: .ready, cause: error)
         }
-        finished(name, .ready, since: began)
-      } catch {
-        report(name, .ready, .failed(error), clock.now - began)
+        dropped[manifest.name] = .failed(phase: .ready, reason: "\(error)")
       }
     }
+    guard !dropped.isEmpty else { return }
+    await tearDownAll(startOrder.reversed().filter { dropped[$0] != nil })
+    unregister(dropped.keys)
+    for (name, state) in dropped { states[name] = state }
   }
 
   // MARK: Failure
@@ -291,7 +445,7 @@ public actor Kernel {
 
   /// Tears down what a failed boot started, in reverse, and removes every registration.
   private func rollBack() async {
-    await tearDown(startOrder.reversed())
+    await tearDownAll(startOrder.reversed())
     unregister(order)
   }
 
@@ -299,32 +453,48 @@ public actor Kernel {
 
   /// Tears every running module down in exact reverse of start order and removes what every
   /// module registered. Errors from `tearDown` are reported to the observer, never thrown.
-  /// Calling it again does nothing.
+  ///
+  /// A boot or add in progress is stopped after the hook it is running, and its started modules
+  /// are torn down too; a remove in progress finishes first. Returns when everything is torn
+  /// down. Later calls, and `boot`, `add` and `remove` afterwards, do nothing or are refused.
   public func shutdown() async {
-    guard phase == .running else { return }
-    phase = .stopping
-    await tearDown(startOrder.reversed())
-    unregister(order)
-    phase = .stopped
+    stopRequested.withLock { $0 = true }
+    await beginChange()
+    defer { endChange() }
+    switch phase {
+    case .idle:
+      phase = .stopped
+    case .running:
+      phase = .stopping
+      await tearDownAll(startOrder.reversed())
+      unregister(order)
+      phase = .stopped
+    case .booting, .stopping, .stopped:
+      break
+    }
   }
 
-  private func tearDown(_ names: some Sequence<String>) async {
-    var stopped: Set<String> = []
-    defer { startOrder.removeAll { stopped.contains($0) } }
-    for name in names {
-      guard let entry = loaded[name] else { continue }
-      let began = clock.now
-      do {
-        try await Deadline.run(seconds: entry.manifest.startTimeout) {
-          try await entry.module.tearDown(entry.context)
-        }
-        finished(name, .tearDown, since: began)
-      } catch {
-        report(name, .tearDown, .failed(error), clock.now - began)
+  /// Runs `tearDown` of each named module, in the order given, and marks it stopped.
+  private func tearDownAll(_ names: [String]) async {
+    let entries = names.compactMap { loaded[$0] }
+    let hooks = entries.map { entry in
+      Hook(seconds: entry.manifest.startTimeout) {
+        try await entry.module.tearDown(entry.context)
       }
-      states[name] = .stopped
-      stopped.insert(name)
     }
+    let outcomes = await HookLane.run(hooks, on: hookExecutor)
+    for (entry, outcome) in zip(entries, outcomes) {
+      switch outcome.result {
+      case .success:
+        report(entry.manifest.name, .tearDown, .succeeded, outcome.duration, at: outcome.finishedAt)
+      case .failure(let error):
+        report(
+          entry.manifest.name, .tearDown, .failed(error), outcome.duration, at: outcome.finishedAt)
+      }
+      states[entry.manifest.name] = .stopped
+    }
+    let stopped = Set(entries.map(\.manifest.name))
+    startOrder.removeAll { stopped.contains($0) }
   }
 
   private func unregister(_ name: String) {
@@ -332,11 +502,12 @@ public actor Kernel {
   }
 
   /// Removes what the named modules registered, in one pass over each registry, so shutting
-  /// down n modules costs O(n), not O(n²).
+  /// down n modules costs O(n), not O(n²). Names no longer loaded are included: a hook abandoned
+  /// after its time limit may have registered something since.
   private func unregister(_ names: some Sequence<String>) {
-    let owners = Set(names.filter { loaded.removeValue(forKey: $0) != nil })
-    guard !owners.isEmpty else { return }
-    mediator.removeTargets(ownedBy: owners)
+    let owners = Set(names)
+    for name in owners { loaded[name] = nil }
+    mediator.removeAll(ownedBy: owners)
     events.removeAll(ownedBy: owners)
     container.removeAll(ownedBy: owners)
   }
@@ -344,57 +515,84 @@ public actor Kernel {
   // MARK: Run-time changes
 
   /// Loads, sets up, starts and readies one more module while the application runs. Its
-  /// dependencies must be running. On failure everything it registered is removed and the
-  /// error is thrown; the rest of the application is untouched.
+  /// dependencies must be running; it takes its place in boot and event order by level and
+  /// priority, after its dependencies. On failure everything it registered is removed, it is
+  /// torn down if it started, the error is thrown, and the name can be added again; the rest of
+  /// the application is untouched. Refused once a shutdown has been requested.
   public func add(_ manifest: ModuleManifest) async throws(KernelError) {
-    guard phase == .running else {
-      throw .wrongState(operation: "add a module", state: phase.rawValue)
+    guard !stopping else { throw .wrongState(operation: "add a module", state: stateName) }
+    await beginChange()
+    defer { endChange() }
+    guard phase == .running, !stopping else {
+      throw .wrongState(operation: "add a module", state: stateName)
     }
-    guard states[manifest.name] == nil || states[manifest.name] == .stopped else {
-      throw .duplicateModule(manifest.name)
+    switch states[manifest.name] {
+    case nil, .stopped?, .failed?, .skipped?: break
+    case .planned?, .setUp?, .running?: throw .duplicateModule(manifest.name)
     }
     for dependency in manifest.dependencies where states[dependency] != .running {
       throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
     }
     var required = manifest
     required.isOptional = false  // report failures to the caller instead of marking them
-    if !order.contains(manifest.name) { order.append(manifest.name) }
+    place(required)
     states[manifest.name] = .planned
     do {
-      try install(required, rank: nextRank)
-      nextRank += 1
+      try await setUpAll([required])
       try buildEagerSingletons()
+      try checkStop("add a module")
       try await startAll([manifest.name])
+      try checkStop("add a module")
+      try await readyAll([manifest.name])
     } catch {
+      if startOrder.contains(manifest.name) { await tearDownAll([manifest.name]) }
       unregister(manifest.name)
+      states[manifest.name] = nil
+      orderKeys[manifest.name] = nil
+      order.removeAll { $0 == manifest.name }
       throw error
     }
-    await readyAll([manifest.name])
+  }
+
+  /// Puts an added module into `order`, after its dependencies, before the first later module
+  /// that comes after it by level and priority; event dispatch follows.
+  private func place(_ manifest: ModuleManifest) {
+    order.removeAll { $0 == manifest.name }
+    let key = Self.orderKey(manifest)
+    let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
+    let index =
+      order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
+      ?? order.endIndex
+    order.insert(manifest.name, at: index)
+    orderKeys[manifest.name] = key
+    events.rank(order)
+  }
+
+  /// Basic before normal, then higher priority first: ``BootPlan``'s order.
+  private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
+    (manifest.level == .basic ? 0 : 1, -manifest.priority)
   }
 
   /// Tears one running module down and removes everything it registered: its services,
-  /// targets and event handlers. Refused while running modules depend on it.
+  /// targets, event handlers and interceptors. Refused while running modules depend on it;
+  /// removing a module that is already stopped does nothing.
   public func remove(_ name: String) async throws(KernelError) {
-    guard phase == .running else {
-      throw .wrongState(operation: "remove a module", state: phase.rawValue)
+    await beginChange()
+    defer { endChange() }
+    guard phase == .running, !stopping else {
+      throw .wrongState(operation: "remove a module", state: stateName)
     }
     guard let state = states[name] else { throw .unknownModule(name) }
     let dependents = order.filter { other in
       states[other] == .running && (loaded[other]?.manifest.dependencies.contains(name) ?? false)
     }
     guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
-    if state == .running { await tearDown([name]) }
+    if state == .running { await tearDownAll([name]) }
     unregister(name)
     states[name] = .stopped
   }
 
   // MARK: Reporting
-
-  private func finished(
-    _ name: String, _ phase: LifecyclePhase, since began: ContinuousClock.Instant
-  ) {
-    report(name, phase, .succeeded, clock.now - began)
-  }
 
   private func report(
     _ name: String, _ phase: LifecyclePhase, _ outcome: LifecycleRecord.Outcome,
@@ -412,4 +610,9 @@ public actor Kernel {
       LifecycleRecord(
         module: name, phase: phase, outcome: outcome, duration: duration, elapsed: elapsed))
   }
+}
+
+/// A hook that did not run because a dependency is not there; the module is skipped.
+private struct Blocked: Error {
+  let reason: String
 }

@@ -22,6 +22,9 @@ public enum KernelError: Error, Sendable, CustomStringConvertible {
   case dependencyNotRunning(module: String, dependency: String)
   /// A module cannot be removed while running modules depend on it.
   case moduleInUse(module: String, dependents: [String])
+  /// A shutdown was requested while the operation (`boot`, `add`) was in progress; what it had
+  /// started is torn down.
+  case interrupted(operation: String)
 
   public var description: String {
     switch self {
@@ -43,6 +46,8 @@ public enum KernelError: Error, Sendable, CustomStringConvertible {
       "module '\(module)' depends on '\(dependency)', which is not running"
     case .moduleInUse(let module, let dependents):
       "module '\(module)' is needed by running modules: \(dependents.joined(separator: ", "))"
+    case .interrupted(let operation):
+      "could not \(operation): shutdown was requested meanwhile"
     }
   }
 }

@@ -19,15 +19,19 @@
 /// ```
 ///
 /// Modules must be classes with an `init()`, so the kernel can create them by name; they are
-/// `Sendable` because hooks may run on any thread.
+/// `Sendable` because hooks may run on any thread. Hooks run on threads outside the Swift
+/// concurrency pool; a hook that overruns its `timeout` is abandoned, not stopped (see the
+/// README's "Time limits").
 public protocol Module: AnyObject, Sendable {
   init()
-  /// Registers what the module provides. Runs in boot order before any module starts.
+  /// Registers what the module provides. Runs in boot order before any module starts; bounded
+  /// by the manifest's `timeout`.
   func setUp(_ context: ModuleContext) throws
   /// Brings the module into service. Bounded by the manifest's `timeout`.
   func start(_ context: ModuleContext) async throws
-  /// Called once every module has started.
-  func ready(_ context: ModuleContext) async
+  /// Called once every module has started. Bounded by the manifest's `timeout`; throwing fails
+  /// a required module's boot (an optional module is torn down and marked failed).
+  func ready(_ context: ModuleContext) async throws
   /// Releases what `start` acquired. Runs in reverse start order; errors are reported, not fatal.
   func tearDown(_ context: ModuleContext) async throws
 }
@@ -35,6 +39,6 @@ public protocol Module: AnyObject, Sendable {
 extension Module {
   public func setUp(_ context: ModuleContext) throws {}
   public func start(_ context: ModuleContext) async throws {}
-  public func ready(_ context: ModuleContext) async {}
+  public func ready(_ context: ModuleContext) async throws {}
   public func tearDown(_ context: ModuleContext) async throws {}
 }

@@ -22,34 +22,59 @@ public final class EventBus: Sendable {
   struct Subscription: Sendable {
     let id: Int
     let owner: String
-    let rank: Int
+    var rank: Int
     let handler: Handler
   }
 
+  struct State {
+    var nextID = 0
+    var byEvent: [String: [Subscription]] = [:]
+    /// Dispatch position of each owner; owners without one (the host) come last.
+    var ranks: [String: Int] = [:]
+  }
+
   final class Storage: Sendable {
-    let state = Locked<(nextID: Int, byEvent: [String: [Subscription]])>((0, [:]))
+    let state = Locked(State())
     let profiler: Profiler?
     init(profiler: Profiler?) { self.profiler = profiler }
   }
 
   private let storage: Storage
   private let owner: String?
-  private let rank: Int
 
   /// Creates a bus; when a profiler is given, every dispatch is timed.
   package convenience init(profiler: Profiler? = nil) {
-    self.init(storage: Storage(profiler: profiler), owner: nil, rank: Int.max)
+    self.init(storage: Storage(profiler: profiler), owner: nil)
   }
 
-  private init(storage: Storage, owner: String?, rank: Int) {
+  private init(storage: Storage, owner: String?) {
     self.storage = storage
     self.owner = owner
-    self.rank = rank
   }
 
-  /// A view whose subscriptions are owned by `owner` and ordered at `rank` (its boot position).
-  package func owned(by owner: String, rank: Int) -> EventBus {
-    EventBus(storage: storage, owner: owner, rank: rank)
+  /// A view whose subscriptions are owned by `owner`, dispatched at the owner's rank; `rank`,
+  /// when given, sets that rank (otherwise ``rank(_:)`` does).
+  package func owned(by owner: String, rank: Int? = nil) -> EventBus {
+    if let rank { storage.state.withLock { $0.ranks[owner] = rank } }
+    return EventBus(storage: storage, owner: owner)
+  }
+
+  /// Sets the dispatch order of owners (the kernel's boot order, with run-time added modules in
+  /// their place) and reorders existing subscriptions to match, keeping subscription order
+  /// within an owner.
+  package func rank(_ owners: [String]) {
+    storage.state.withLock { state in
+      state.ranks = Dictionary(owners.enumerated().map { ($1, $0) }) { first, _ in first }
+      for key in Array(state.byEvent.keys) {
+        guard var list = state.byEvent[key] else { continue }
+        for index in list.indices {
+          list[index].rank = state.ranks[list[index].owner] ?? Int.max
+        }
+        state.byEvent[key] = list.enumerated().sorted {
+          ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
+        }.map(\.element)
+      }
+    }
   }
 
   /// Calls `handler` for every event named `name` until the subscription is cancelled or its
@@ -60,6 +85,7 @@ public final class EventBus: Sendable {
     let id = storage.state.withLock { state in
       let id = state.nextID
       state.nextID += 1
+      let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
       let subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
       // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
       // in boot order, so the search from the end stops at once, and the list is changed in

@@ -29,7 +29,9 @@ public final class Mediator: Sendable {
   /// action is declared remote.
   package let fallback: ActionReference?
   private let catalog: TypeCatalog
-  private let state = Locked(State())
+  private let state: Locked<State>
+  /// The module whose interceptors this view installs, or nil for the host.
+  private let owner: String?
 
   private struct Key: Hashable, Sendable {
     let target: String
@@ -38,6 +40,7 @@ public final class Mediator: Sendable {
 
   private struct Installed: Sendable {
     let id: Int
+    let owner: String?
     let scope: Interceptor.Scope
     let interceptor: Interceptor
     /// Set for a once-only interceptor: the first call to claim it runs it.
@@ -63,6 +66,30 @@ public final class Mediator: Sendable {
     self.scheme = scheme
     self.catalog = catalog
     self.fallback = fallback
+    self.state = Locked(State())
+    self.owner = nil
+  }
+
+  private init(sharing mediator: Mediator, owner: String) {
+    self.scheme = mediator.scheme
+    self.catalog = mediator.catalog
+    self.fallback = mediator.fallback
+    self.state = mediator.state
+    self.owner = owner
+  }
+
+  /// The same mediator, except that interceptors installed through it are owned by `owner` and
+  /// removed with its targets by ``removeAll(ownedBy:)`` (each module's context holds one).
+  package func owned(by owner: String) -> Mediator {
+    Mediator(sharing: self, owner: owner)
+  }
+
+  /// Removes the targets and interceptors of several owners in one pass (a module unloaded).
+  package func removeAll(ownedBy owners: Set<String>) {
+    removeTargets(ownedBy: owners)
+    state.withLock { state in
+      state.interceptors.removeAll { $0.owner.map(owners.contains) ?? false }
+    }
   }
 
   // MARK: Targets
@@ -173,7 +200,8 @@ public final class Mediator: Sendable {
 
   /// Installs `interceptor` for the calls `scope` matches; keep the token to remove it. A
   /// `once` interceptor serves exactly one call, the first to reach it even when calls race,
-  /// and is then removed. See ``Interceptor`` for the order interceptors run in.
+  /// and is then removed. See ``Interceptor`` for the order interceptors run in. Through a
+  /// module's `context.mediator`, the interceptor is removed when the module is unloaded.
   ///
   /// ```swift
   /// mediator.intercept(.global, .before { _ in .veto("maintenance") }, once: true)
@@ -185,7 +213,7 @@ public final class Mediator: Sendable {
     state.withLock { state in
       state.nextInterceptorID += 1
       let entry = Installed(
-        id: state.nextInterceptorID, scope: scope, interceptor: interceptor,
+        id: state.nextInterceptorID, owner: owner, scope: scope, interceptor: interceptor,
         once: once ? Once() : nil)
       // Kept outermost scope first, installation order within a scope.
       let index = state.interceptors.lastIndex { $0.scope.level <= scope.level }

@@ -13,6 +13,9 @@
 /// ```
 public final class TypeCatalog: Sendable {
   private let explicit = Locked<[String: Any.Type]>([:])
+  /// Types the runtime found, by name: a runtime lookup costs microseconds, and a boot asks for
+  /// the same few module types many times.
+  private let found = Locked<[String: Any.Type]>([:])
 
   public init() {}
 
@@ -24,8 +27,10 @@ public final class TypeCatalog: Sendable {
 
   /// The type named `name`, or nil when neither code nor the runtime knows it.
   public func lookup(_ name: String) -> Any.Type? {
-    if let type = explicit.withLock({ $0[name] }) { return type }
-    return Self.runtimeLookup(name)
+    if let type = explicit.withLock({ $0[name] }) ?? found.withLock({ $0[name] }) { return type }
+    guard let type = Self.runtimeLookup(name) else { return nil }
+    found.withLock { $0[name] = type }
+    return type
   }
 
   /// Asks the Swift runtime. Only well-formed ASCII identifier paths are passed on, so hostile

@@ -19,11 +19,13 @@ import Testing
   ]
   static let warmUp = 20_000
   static let total = 100_000
-  /// How much the resident set may grow over the last 80,000 lines. Measured growth is 0 KB
-  /// (allocator and thread-stack noise stays well under this); what the bound catches: the old
-  /// profiler's 48 bytes per event (16,000 events here: 750 KB), the old unbounded input buffer
-  /// (6.4 MB measured), any leak of 8 bytes or more per line (640 KB).
-  static let allowedGrowthKB = 512
+  /// How much the resident set may grow over the last 80,000 lines. Measured growth on an idle
+  /// machine is 0–200 KB; on a loaded one it reached about 1 MB once, from threads the hook
+  /// executor adds when a job stalls (each brings a stack and a malloc arena, a one-off cost, not
+  /// a per-line one). The bound catches any leak of 20 bytes or more per line (1.6 MB here) and
+  /// the old unbounded input buffer (6.4 MB measured); the profiler's aggregates are checked
+  /// exactly by `profileCountsEachEventAndHookOnce` and `ProfilerTests`.
+  static let allowedGrowthKB = 1_536
 
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
   func hundredThousandMixedLinesKeepMemoryFlat() throws {

@@ -73,11 +73,15 @@ struct Budget: Sendable {
           + zip([100, 1_000, 10_000], boot).map { "\($0): \(median($1))" }
           .joined(separator: ", ") + "; growth \(growth.map { Report.fixed($0, 2) + "×" } ?? "n/a")"
       ))
-    let thousand = boot[1]?.apiary.map { $0.median * 1_000 }
+    let teardown = report.row("lifecycle, 1000 modules", "teardown, per module")
     budgets.append(
       Budget(
-        name: "boot of 1,000 modules < 50 ms", met: thousand.map { $0 < 50_000_000 },
-        detail: thousand.map { "\(Report.formatNanos($0)) (median)" } ?? "n/a"))
+        name: "boot of 1,000 modules ≤ 2× listing, reading and parsing their manifests",
+        met: all([boot[1]]) { $0.ratio.map { $0 <= 2 } }, detail: ratio(boot[1])))
+    budgets.append(
+      Budget(
+        name: "teardown of 1,000 modules ≤ 0.5× listing, reading and parsing their manifests",
+        met: all([teardown]) { $0.ratio.map { $0 <= 0.5 } }, detail: ratio(teardown)))
     return budgets
   }
 

@@ -50,4 +50,64 @@ import Testing
     await #expect(throws: KernelError.self) { try await kernel.remove("nobody") }
     await kernel.shutdown()
   }
+
+  @Test func aFailedAddLeavesNothingAndTheNameCanBeAddedAgain() async throws {
+    let journal = Journal.new()
+    let kernel = try Fixture.kernel([Fixture.module("base", journal: journal)])
+    try await kernel.boot()
+    await #expect(throws: KernelError.self) {
+      try await kernel.add(
+        Fixture.module("plugin", journal: journal, config: ["fail": "ready", "handles": "ping"]))
+    }
+    #expect(await kernel.state(of: "plugin") == nil)
+    #expect(Journal.read(journal).last == "plugin.tearDown")
+    #expect(await kernel.events.post("ping").handledBy.isEmpty)
+    try await kernel.add(Fixture.module("plugin", journal: journal, config: ["handles": "ping"]))
+    #expect(await kernel.state(of: "plugin") == .running)
+    #expect(await kernel.events.post("ping").handledBy == ["plugin"])
+    await kernel.shutdown()
+  }
+
+  @Test func interceptorsGoWithTheModuleThatInstalledThem() async throws {
+    let journal = Journal.new()
+    var base = Fixture.module("base", journal: journal)
+    base.targets = [TargetManifest(name: "calc", type: "Test.Calc", actions: [.init(name: "id")])]
+    let kernel = try Fixture.kernel([
+      base,
+      Fixture.module(
+        "failing", journal: journal, isOptional: true,
+        config: ["intercepts": true, "fail": "start"]),
+    ])
+    try await kernel.boot()
+    try await kernel.mediator.perform(target: "calc", action: "id")
+    try await kernel.add(Fixture.module("watcher", journal: journal, config: ["intercepts": true]))
+    try await kernel.mediator.perform(target: "calc", action: "id")
+    try await kernel.remove("watcher")
+    try await kernel.mediator.perform(target: "calc", action: "id")
+    #expect(Journal.read(journal).filter { $0.contains(" saw ") } == ["watcher saw id"])
+    await kernel.shutdown()
+  }
+
+  @Test func addedModulesTakeTheirLevelAndPriorityPlaceInEventDispatch() async throws {
+    let journal = Journal.new()
+    let kernel = try Fixture.kernel([
+      Fixture.module("core", journal: journal, level: .basic, config: ["handles": "ping"]),
+      Fixture.module("app", journal: journal, config: ["handles": "ping"]),
+    ])
+    try await kernel.boot()
+    try await kernel.add(
+      Fixture.module("urgent", journal: journal, priority: 10, config: ["handles": "ping"]))
+    try await kernel.add(
+      Fixture.module(
+        "early", journal: journal, level: .basic, priority: 5, config: ["handles": "ping"]))
+    try await kernel.add(
+      Fixture.module(
+        "needsApp", journal: journal, priority: 99, dependencies: ["app"],
+        config: ["handles": "ping"]))
+    #expect(
+      await kernel.events.post("ping").handledBy == ["early", "core", "urgent", "app", "needsApp"])
+    #expect(
+      await kernel.moduleStates.map(\.name) == ["early", "core", "urgent", "app", "needsApp"])
+    await kernel.shutdown()
+  }
 }

@@ -22,7 +22,9 @@ enum Journal {
 
 /// A module whose behaviour comes from its config: `journal` (where to record), `fail`
 /// (a phase name to throw in), `hang` (a phase to hang in), `delay` (seconds to sleep in start),
-/// `spin` (hang in start without ever suspending).
+/// `spin` (hang in start without ever suspending), `gate` and `gatePhase` (block the hook's
+/// thread at a ``HookGate`` the test opens), `intercepts` (install a global interceptor that
+/// records every call).
 final class ScriptedModule: Module {
   struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -31,6 +33,11 @@ final class ScriptedModule: Module {
   init() {}
 
   private func step(_ phase: String, _ context: ModuleContext) throws {
+    if context.config["gatePhase"]?.stringValue == phase,
+      let gate = context.config["gate"]?.stringValue
+    {
+      HookGate.named(gate)?.pass()
+    }
     Journal.append(context.config["journal"]?.stringValue ?? "", "\(context.name).\(phase)")
     if context.config["fail"]?.stringValue == phase {
       throw Failure(description: "\(context.name) refused to \(phase)")
@@ -39,6 +46,12 @@ final class ScriptedModule: Module {
 
   func setUp(_ context: ModuleContext) throws {
     try step("setUp", context)
+    if context.config["intercepts"]?.boolValue == true {
+      let journal = context.config["journal"]?.stringValue ?? ""
+      context.mediator.intercept(
+        .global,
+        .after { call, _ in Journal.append(journal, "\(context.name) saw \(call.action)") })
+    }
     if let event = context.config["handles"]?.stringValue {
       context.events.subscribe(event) { event in
         if context.config["throwsOnEvent"]?.boolValue == true {
@@ -63,12 +76,64 @@ final class ScriptedModule: Module {
     try step("start", context)
   }
 
-  func ready(_ context: ModuleContext) async {
-    try? step("ready", context)
+  func ready(_ context: ModuleContext) async throws {
+    try step("ready", context)
   }
 
   func tearDown(_ context: ModuleContext) async throws {
     try step("tearDown", context)
+  }
+}
+
+/// A point inside a module hook that the test controls. The hook calls ``pass()``, which
+/// announces its arrival and blocks the hook's thread until the test calls ``open()``; the test
+/// awaits ``arrival()`` to know the hook is there. Gates are found by name from module config.
+final class HookGate: Sendable {
+  private struct State {
+    var arrived = false
+    var arrivalWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private static let all = Locked<[String: HookGate]>([:])
+  private let state = Locked(State())
+  private let opened = DispatchSemaphore(value: 0)
+  let name = UUID().uuidString
+
+  init() { Self.all.withLock { $0[name] = self } }
+
+  static func named(_ name: String) -> HookGate? {
+    all.withLock { $0[name] }
+  }
+
+  /// Called by module code: announces arrival, then waits (blocking) until the gate opens.
+  func pass() {
+    let waiters = state.withLock { state in
+      state.arrived = true
+      defer { state.arrivalWaiters = [] }
+      return state.arrivalWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+    opened.wait()
+    opened.signal()  // let any other hook waiting here through as well
+  }
+
+  /// Returns once a hook has reached the gate.
+  func arrival() async {
+    await withCheckedContinuation { continuation in
+      let arrived = state.withLock { state in
+        if !state.arrived { state.arrivalWaiters.append(continuation) }
+        return state.arrived
+      }
+      if arrived { continuation.resume() }
+    }
+  }
+
+  /// Lets every hook waiting at the gate, and every later one, through.
+  func open() { opened.signal() }
+
+  /// Config for a module that stops at this gate in `phase`.
+  func config(_ phase: String) -> [String: JSONValue] {
+    ["gate": .string(name), "gatePhase": .string(phase)]
   }
 }
 
@@ -77,6 +142,7 @@ enum Fixture {
   static let catalog: TypeCatalog = {
     let catalog = TypeCatalog()
     catalog.register(ScriptedModule.self, as: "Test.Scripted")
+    catalog.register(CalcTarget.self, as: "Test.Calc")
     return catalog
   }()
 
