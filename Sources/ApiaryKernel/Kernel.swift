@@ -568,9 +568,10 @@ public actor Kernel {
     events.rank(order)
   }
 
-  /// Basic before normal, then higher priority first: ``BootPlan``'s order.
+  /// Basic before normal, then higher priority first: ``BootPlan``'s order. (`~priority` orders
+  /// as `-priority` does without overflowing on `Int.min`, which a manifest may give.)
   private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
-    (manifest.level == .basic ? 0 : 1, -manifest.priority)
+    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// Tears one running module down and removes everything it registered: its services,
