@@ -28,13 +28,14 @@ enum GenerateCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
-    guard set.problems.isEmpty else {
-      for problem in set.problems { Output.err("\(problem)") }
+    let targets = set.enabledModules.flatMap(\.targets)
+    let problems = set.problems + WrapperGenerator.nameCollisions(in: targets)
+    guard problems.isEmpty else {
+      for problem in problems { Output.err("\(problem)") }
       return ExitStatus.failure
     }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
-    let source = WrapperGenerator.swiftSource(
-      for: set.modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
+    let source = WrapperGenerator.swiftSource(for: targets, imports: imports)
     guard let output = arguments.options["--output"] else {
       FileHandle.standardOutput.write(Data(source.utf8))
       return ExitStatus.success

@@ -9,7 +9,8 @@ enum ValidateCommand: HostCommand {
 
     Reads DIR/app.json (or app.plist) and every module manifest it names, and prints every
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
-    were any. DIR defaults to \(Host.defaultManifests).
+    were any. Names that would clash in generated clients are problems too. DIR defaults to
+    \(Host.defaultManifests).
     """
   static let flags: Set<String> = []
   static let options: Set<String> = []
@@ -22,9 +23,12 @@ enum ValidateCommand: HostCommand {
       return Host.usageError(error, usage: usage)
     }
     let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
-    guard set.problems.isEmpty, let application = set.application else {
-      for problem in set.problems { Output.out("\(problem)") }
-      let count = set.problems.count
+    let problems =
+      set.problems
+      + WrapperGenerator.nameCollisions(in: set.enabledModules.flatMap(\.targets))
+    guard problems.isEmpty, let application = set.application else {
+      for problem in problems { Output.out("\(problem)") }
+      let count = problems.count
       Output.err("\(count) problem\(count == 1 ? "" : "s") in \(directory)")
       return ExitStatus.failure
     }
