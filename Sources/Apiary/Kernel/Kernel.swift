@@ -32,6 +32,8 @@ public actor Kernel {
   private var startOrder: [String] = []
   private var order: [String]
   private var nextRank: Int
+  /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is installed.
+  private var linkProblems: [String: [ManifestProblem]] = [:]
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
@@ -89,6 +91,7 @@ public actor Kernel {
     phase = .booting
     bootedAt = clock.now
     do {
+      try link()
       for (rank, manifest) in plan.modules.enumerated() {
         try install(manifest, rank: rank)
       }
@@ -103,10 +106,30 @@ public actor Kernel {
     }
   }
 
+  /// Checks every planned module with ``BootCheck`` before any module code runs: problems of
+  /// required modules fail the boot together; an optional module with problems fails alone
+  /// when it is installed.
+  private func link() throws(KernelError) {
+    var required: [ManifestProblem] = []
+    for manifest in plan.modules {
+      let problems = BootCheck.problems(manifest, catalog: catalog)
+      linkProblems[manifest.name] = problems
+      if !manifest.isOptional { required += problems }
+    }
+    if !required.isEmpty { throw .invalidManifests(required) }
+  }
+
   /// Creates the module, binds its manifest services and targets, and runs `setUp`.
   private func install(_ manifest: ModuleManifest, rank: Int) throws(KernelError) {
     if let reason = blockingReason(manifest) {
       skip(manifest.name, phase: .setUp, reason: reason)
+      return
+    }
+    let problems =
+      linkProblems.removeValue(forKey: manifest.name)
+      ?? BootCheck.problems(manifest, catalog: catalog)
+    if !problems.isEmpty {
+      try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
       return
     }
     let type: any Module.Type

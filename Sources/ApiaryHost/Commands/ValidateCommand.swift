@@ -9,8 +9,9 @@ enum ValidateCommand: HostCommand {
 
     Reads DIR/app.json (or app.plist) and every module manifest it names, and prints every
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
-    were any. Names that would clash in generated clients are problems too. DIR defaults to
-    \(Host.defaultManifests).
+    were any. It also links every declared type without running module code (services must be
+    Injectable, targets Target, declared actions implemented) and reports names that would clash
+    in generated clients. DIR defaults to \(Host.defaultManifests).
     """
   static let flags: Set<String> = []
   static let options: Set<String> = []
@@ -22,9 +23,10 @@ enum ValidateCommand: HostCommand {
     } catch {
       return Host.usageError(error, usage: usage)
     }
-    let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
+    let catalog = TypeCatalog()
+    let set = ManifestLoader(catalog: catalog).load(directory: directory)
     let problems =
-      set.problems
+      set.problems + BootCheck.problems(set.enabledModules, catalog: catalog)
       + WrapperGenerator.nameCollisions(in: set.enabledModules.flatMap(\.targets))
     guard problems.isEmpty, let application = set.application else {
       for problem in problems { Output.out("\(problem)") }
