@@ -215,18 +215,23 @@ public struct ManifestLoader: Sendable {
     guard Int(status.st_size) <= limits.fileSize else {
       return .failure(tooLarge(file, Int(status.st_size), limits))
     }
-    // Read to the end (the file may have grown), never past the limit.
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    // Read to the end (the file may have grown since fstat), never past the limit.
+    var data = Data(count: Int(status.st_size) + 1)
+    var filled = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { return .success(data) }
+      if filled == data.count {
+        guard filled <= limits.fileSize else { return .failure(tooLarge(file, filled, limits)) }
+        data.count = min(2 * filled, limits.fileSize + 1)
+      }
+      let count = data.withUnsafeMutableBytes { buffer in
+        buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? -1
+      }
+      if count == 0 { return .success(data.prefix(filled)) }
       if count < 0 {
         if errno == EINTR { continue }
         return problem(.unreadable, "cannot read this file")
       }
-      data.append(contentsOf: chunk[..<count])
-      if data.count > limits.fileSize { return .failure(tooLarge(file, data.count, limits)) }
+      filled += count
     }
   }
 
