@@ -4,6 +4,24 @@ import PackageDescription
 /// Sample plugins that together make the default application in `Manifests/`.
 let plugins = ["LoggingPlugin", "StorePlugin", "NotesPlugin", "SearchPlugin"]
 
+/// The runtime's layers, lowest first. Each target imports only targets listed before it, so the
+/// compiler enforces the direction: Support ← Manifest, Container, Lifecycle ← Mediator ← Kernel.
+let runtime: [Target] = [
+  .target(name: "ApiarySupport"),
+  .target(name: "ApiaryManifest", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryContainer", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryLifecycle", dependencies: ["ApiarySupport"]),
+  .target(name: "ApiaryMediator", dependencies: ["ApiarySupport", "ApiaryManifest"]),
+  .target(
+    name: "ApiaryKernel",
+    dependencies: [
+      "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle", "ApiaryMediator",
+    ]
+  ),
+  // The umbrella plugins, tests and the host import: `import Apiary` re-exports every layer.
+  .target(name: "Apiary", dependencies: ["ApiaryKernel"]),
+]
+
 let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
@@ -11,14 +29,21 @@ let package = Package(
     .library(name: "Apiary", targets: ["Apiary"]),
     .executable(name: "apiary", targets: ["ApiaryHost"]),
   ],
-  targets: [
-    .target(name: "Apiary"),
+  targets: runtime + [
+    // What only the host needs, outside the runtime: the client generator and renderers.
+    .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
-      dependencies: ["Apiary"] + plugins.map { .target(name: $0) }
+      dependencies: ["Apiary", "ApiaryTooling"] + plugins.map { .target(name: $0) }
     ),
-    .testTarget(name: "ApiaryTests", dependencies: ["Apiary"]),
+    .testTarget(
+      name: "ApiaryTests",
+      dependencies: [
+        "Apiary", "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle",
+        "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
+      ]
+    ),
     .testTarget(
       name: "ApiaryHostTests",
       dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }

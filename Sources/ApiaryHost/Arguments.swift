@@ -1,8 +1,16 @@
 /// A parsed command line: positionals, boolean flags and `--name value` options.
+///
+/// Every command shares one option group, the manifests directory: the positional `DIR` after
+/// the command's own positionals, or `--manifests DIR` (an alias), else `Manifests`.
 struct Arguments {
   var positionals: [String] = []
   var flags: Set<String> = []
   var options: [String: String] = [:]
+  /// The manifests directory (see above).
+  var manifests = Host.defaultManifests
+
+  /// The options of the shared group.
+  static let manifestsOptions: Set<String> = ["--manifests"]
 
   /// Parses `words`, accepting only the given flags and options (`--name value` or
   /// `--name=value`). Anything else starting with `-` is a usage error.
@@ -41,17 +49,25 @@ struct Arguments {
     }
   }
 
-  /// The optional `DIR` positional of commands that read manifests, or the default directory.
-  func manifestsDirectory() throws(UsageError) -> String {
-    try positionals(atMost: 1).first ?? Host.defaultManifests
-  }
-
-  /// At most `count` positionals are accepted.
-  func positionals(atMost count: Int) throws(UsageError) -> [String] {
-    guard positionals.count <= count else {
-      throw UsageError("unexpected argument '\(positionals[count])'")
+  /// Parses `words` for a command that takes `count` positionals of its own (at most), with
+  /// the shared manifests group: the positional after them is `DIR`.
+  init(
+    _ words: some Sequence<String>, positionals count: Int, flags: Set<String>,
+    options: Set<String>
+  ) throws(UsageError) {
+    try self.init(words, flags: flags, options: options.union(Self.manifestsOptions))
+    guard positionals.count <= count + 1 else {
+      throw UsageError("unexpected argument '\(positionals[count + 1])'")
     }
-    return positionals
+    let alias = self.options.removeValue(forKey: "--manifests")
+    if positionals.count > count {
+      guard alias == nil else {
+        throw UsageError("give the manifests directory as DIR or as --manifests, not both")
+      }
+      manifests = positionals.removeLast()
+    } else if let alias {
+      manifests = alias
+    }
   }
 }
 

@@ -18,7 +18,8 @@ enum Host {
     COMMANDS:
     \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
 
-    Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
+    Every command reads the manifests in DIR (default \(defaultManifests)); '--manifests DIR' is
+    the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
     """
 
   static func main(_ words: [String]) async -> Int32 {
@@ -46,7 +47,8 @@ enum Host {
       return ExitStatus.success
     }
     do {
-      let arguments = try Arguments(rest, flags: command.flags, options: command.options)
+      let arguments = try Arguments(
+        rest, positionals: command.positionals, flags: command.flags, options: command.options)
       return await command.run(arguments)
     } catch {
       return usageError(error, usage: command.usage)
@@ -84,18 +86,21 @@ extension Host {
   }
 }
 
-/// A subcommand of `apiary`.
+/// A subcommand of `apiary`. Every command reads manifests; the directory is the shared
+/// option group of ``Arguments``.
 protocol HostCommand: Sendable {
   static var name: String { get }
   static var summary: String { get }
   static var usage: String { get }
+  /// How many positionals the command takes before `DIR`.
+  static var positionals: Int { get }
   static var flags: Set<String> { get }
   static var options: Set<String> { get }
   static func run(_ arguments: Arguments) async -> Int32
 }
 
-extension String {
-  func padding(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
-  }
+extension HostCommand {
+  static var positionals: Int { 0 }
+  static var flags: Set<String> { [] }
+  static var options: Set<String> { [] }
 }

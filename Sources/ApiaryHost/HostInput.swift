@@ -3,6 +3,10 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// What the serving host reacts to: lines on standard input, its end, and SIGINT/SIGTERM.
@@ -16,7 +20,7 @@ enum HostInput: Sendable {
   static func stream() -> AsyncStream<HostInput> {
     AsyncStream { continuation in
       let sources = [SIGINT, SIGTERM].map { number in
-        _ = Glibc.signal(number, SIG_IGN)
+        ignoreDefaultAction(of: number)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { continuation.yield(.signal(number)) }
         source.resume()
@@ -31,6 +35,19 @@ enum HostInput: Sendable {
       continuation.onTermination = { _ in keepAlive.cancel() }
     }
   }
+}
+
+/// Turns off the default action of signal `number` (terminating the process), so that only the
+/// Dispatch source sees it. Written once per C library: `HostInput.signal` would shadow an
+/// unqualified `signal` inside the enum.
+private func ignoreDefaultAction(of number: Int32) {
+  #if canImport(Glibc)
+    _ = Glibc.signal(number, SIG_IGN)
+  #elseif canImport(Musl)
+    _ = Musl.signal(number, SIG_IGN)
+  #elseif canImport(Darwin)
+    _ = Darwin.signal(number, SIG_IGN)
+  #endif
 }
 
 /// Holds the signal sources for the life of the stream.

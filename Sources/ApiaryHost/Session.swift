@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// Turns one line of `apiary run`'s standard input into an action on the running kernel.
 struct Session {

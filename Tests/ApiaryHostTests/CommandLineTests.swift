@@ -23,6 +23,22 @@ import Testing
     let missingValue = try HostProcess.run(["run", "--manifests"])
     #expect(missingValue.status == 2)
     #expect(missingValue.stderr.contains("needs a value"))
+    let both = try HostProcess.run(["plan", HostProcess.manifests, "--manifests", "Other"])
+    #expect(both.status == 2)
+    #expect(both.stderr.contains("not both"))
+  }
+
+  @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {
+    for arguments in [
+      ["plan", HostProcess.manifests], ["plan", "--manifests", HostProcess.manifests],
+    ] {
+      let result = try HostProcess.run(arguments)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.contains("application 'Notebook'"))
+    }
+    let extra = try HostProcess.run(["call", "notebook://notes/list", HostProcess.manifests, "x"])
+    #expect(extra.status == 2)
+    #expect(extra.stderr.contains("unexpected argument 'x'"))
   }
 
   @Test func planShowsBootOrderOfTheSampleApplication() throws {

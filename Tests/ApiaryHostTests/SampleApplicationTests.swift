@@ -20,7 +20,7 @@ import Testing
       :modules
 
       """
-    let result = try HostProcess.run(["run", "--manifests", HostProcess.manifests], input: input)
+    let result = try HostProcess.run(["run", HostProcess.manifests], input: input)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
@@ -58,7 +58,7 @@ import Testing
     #expect(created.stdout.contains("\"title\":\"Hello\""), "\(created.stdout)")
     // The store persisted it in the data directory; a second process sees it.
     let listed = try HostProcess.run(
-      ["call", "notebook://notes/list", "--manifests", HostProcess.manifests], in: directory)
+      ["call", "notebook://notes/list", HostProcess.manifests], in: directory)
     #expect(listed.stdout.contains("first note"))
     let refused = try HostProcess.run(
       ["call", "notebook://notes/delete?id=1", "--manifests", HostProcess.manifests], in: directory)

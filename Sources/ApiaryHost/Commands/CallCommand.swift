@@ -1,11 +1,12 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary call URL`: boot, one remote call, shut down.
 enum CallCommand: HostCommand {
   static let name = "call"
   static let summary = "Boot, perform one remote call, print the result, shut down"
   static let usage = """
-    USAGE: apiary call URL [--manifests DIR] [--verbose]
+    USAGE: apiary call URL [DIR] [--verbose]
 
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
@@ -13,24 +14,18 @@ enum CallCommand: HostCommand {
     JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails.
 
     OPTIONS:
-      --manifests DIR   the manifests directory
+      --manifests DIR   the same as DIR
       --verbose         print the boot and shutdown timeline on standard error
     """
   static let flags: Set<String> = ["--verbose"]
-  static let options: Set<String> = ["--manifests"]
+  static let positionals = 1
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let positionals: [String]
-    do {
-      positionals = try arguments.positionals(atMost: 1)
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
-    guard let url = positionals.first else {
+    guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
     let verbose = arguments.flags.contains("--verbose")
-    let directory = arguments.options["--manifests"] ?? Host.defaultManifests
+    let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }
     guard let kernel = Host.kernel(at: directory, observer: observer) else {

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 import Foundation
 
 /// `apiary generate [DIR] [--output FILE]`: typed mediator clients from declared targets.
@@ -17,16 +18,10 @@ enum GenerateCommand: HostCommand {
       --output FILE     write to FILE instead of standard output
       --import MODULE   an extra import for the generated file
     """
-  static let flags: Set<String> = []
   static let options: Set<String> = ["--output", "--import"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     let set = ManifestLoader(catalog: TypeCatalog()).load(directory: directory)
     let targets = set.enabledModules.flatMap(\.targets)
     let problems = set.problems + WrapperGenerator.nameCollisions(in: targets)

@@ -12,16 +12,9 @@ enum InspectCommand: HostCommand {
     mediator target and action (parameters, remote or local), and every event subscription in
     dispatch order, and shuts down.
     """
-  static let flags: Set<String> = []
-  static let options: Set<String> = []
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     guard await Host.boot(kernel) else { return ExitStatus.failure }
     Output.out("modules:")

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary plan [DIR]`: the boot order.
 enum PlanCommand: HostCommand {
@@ -10,16 +11,9 @@ enum PlanCommand: HostCommand {
     Prints the order modules boot in: dependencies first, then level (basic before normal),
     then priority (higher first), then manifest order. DIR defaults to \(Host.defaultManifests).
     """
-  static let flags: Set<String> = []
-  static let options: Set<String> = []
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
     Output.out(kernel.plan.table())

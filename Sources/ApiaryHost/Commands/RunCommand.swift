@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary run`: boot, serve URLs from standard input until SIGINT/SIGTERM or end of input,
 /// shut down in reverse.
@@ -6,7 +7,7 @@ enum RunCommand: HostCommand {
   static let name = "run"
   static let summary = "Boot the application and serve until Ctrl-C or end of input"
   static let usage = """
-    USAGE: apiary run [--manifests DIR] [--profile | --profile-json] [--quiet]
+    USAGE: apiary run [DIR] [--profile | --profile-json] [--quiet]
 
     Boots the application in DIR (default \(Host.defaultManifests)), printing the plan and a
     timeline of the boot, then serves until SIGINT/SIGTERM or end of standard input, and tears
@@ -20,22 +21,16 @@ enum RunCommand: HostCommand {
       :help                              this list
 
     OPTIONS:
-      --manifests DIR   the manifests directory
+      --manifests DIR   the same as DIR
       --profile         print a table of hook and event durations, slowest first, on exit
       --profile-json    the same as JSON
       --quiet           no plan or timeline; only results
     """
   static let flags: Set<String> = ["--profile", "--profile-json", "--quiet"]
-  static let options: Set<String> = ["--manifests"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    do {
-      _ = try arguments.positionals(atMost: 0)
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
     let quiet = arguments.flags.contains("--quiet")
-    let directory = arguments.options["--manifests"] ?? Host.defaultManifests
+    let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
       return ExitStatus.failure

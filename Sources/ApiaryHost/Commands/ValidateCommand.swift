@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryTooling
 
 /// `apiary validate [DIR]`: every manifest problem, with file, line and key path.
 enum ValidateCommand: HostCommand {
@@ -13,16 +14,9 @@ enum ValidateCommand: HostCommand {
     Injectable, targets Target, declared actions implemented) and reports names that would clash
     in generated clients. DIR defaults to \(Host.defaultManifests).
     """
-  static let flags: Set<String> = []
-  static let options: Set<String> = []
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory: String
-    do {
-      directory = try arguments.manifestsDirectory()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let directory = arguments.manifests
     let catalog = TypeCatalog()
     let set = ManifestLoader(catalog: catalog).load(directory: directory)
     let problems =
@@ -40,7 +34,7 @@ enum ValidateCommand: HostCommand {
       Output.out("\(directory): \(error)")
       return ExitStatus.failure
     }
-    let enabled = set.modules.filter(\.isEnabled).count
+    let enabled = set.enabledModules.count
     Output.out(
       "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"
         + " in \(set.files.count) file\(set.files.count == 1 ? "" : "s")")

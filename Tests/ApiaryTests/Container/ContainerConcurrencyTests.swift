@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerConcurrencyTests {
   /// Threads resolve (through factories that resolve further) while others register, remove

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 /// Keeps one instance per key until the session ends.
 final class DISessionScope: CustomScope {

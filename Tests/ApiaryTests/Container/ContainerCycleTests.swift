@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerCycleTests {
   @Test func transientCycleIsReportedWithThePath() throws {

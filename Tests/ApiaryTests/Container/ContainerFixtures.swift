@@ -1,6 +1,7 @@
 import Synchronization
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 // Test services shared by the container tests. Names start with `DI` so they do not collide
 // with other areas' fixtures in the same test target.

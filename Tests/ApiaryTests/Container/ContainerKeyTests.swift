@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerKeyTests {
   @Test func serviceKeyDescriptions() {
@@ -52,10 +53,10 @@ import Testing
         DIThing(id: counter.next())
       }
     }
-    try register()
+    _ = try register()
     try root.buildEagerSingletons()
     root.removeAll(ownedBy: "store")
-    try register()
+    _ = try register()
     try root.buildEagerSingletons()
     #expect(counter.made.load(ordering: .relaxed) == 2)
     #expect(try root.resolve(DIThing.self).id == 2)

@@ -1,8 +1,11 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerManifestTests {
+  private let catalog = TypeCatalog()
+
   private func container() throws -> Container {
     let c = Container()
     try c.register((any DILogger).self, scope: .singleton) { _ in DIMemoryLogger() }
@@ -23,7 +26,7 @@ import Testing
 
   @Test func bindsAProtocolByNameToAnInjectableClass() throws {
     let c = try container()
-    try c.owned(by: "store").bind(service())
+    try c.owned(by: "store").bind(service(), catalog: catalog)
     let store = try c.resolve((any DIStore).self)
     #expect(store.name == "file")
     #expect(store === (try c.resolve((any DIStore).self)))
@@ -40,7 +43,7 @@ import Testing
     let c = try container()
     var entry = service(scope: .transient)
     entry.name = "scratch"
-    try c.bind(entry)
+    try c.bind(entry, catalog: catalog)
     #expect(
       try c.resolve((any DIStore).self, name: "scratch")
         !== c.resolve(
@@ -49,7 +52,7 @@ import Testing
 
   @Test func mismatchIsReportedOnFirstResolveNamingBoth() throws {
     let c = try container()
-    try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIWrongStore"))
+    try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIWrongStore"), catalog: catalog)
     let error = #expect(throws: ContainerError.self) { try c.resolve((any DIStore).self) }
     #expect(
       error?.description
@@ -60,18 +63,18 @@ import Testing
   @Test func unknownNamesAreReportedWithTheSource() throws {
     let c = try container()
     let missingProtocol = #expect(throws: ContainerError.self) {
-      try c.bind(service("ApiaryTests.NoSuchProtocol"))
+      try c.bind(service("ApiaryTests.NoSuchProtocol"), catalog: catalog)
     }
     #expect(
       missingProtocol?.description
         == "store.json modules[0].services[0]: service protocol type 'ApiaryTests.NoSuchProtocol' "
         + "was not found; expected 'ModuleName.TypeName' of a type linked into the application")
     let missingImplementation = #expect(throws: ContainerError.self) {
-      try c.bind(service("ApiaryTests.DIStore", "Nowhere.Store"))
+      try c.bind(service("ApiaryTests.DIStore", "Nowhere.Store"), catalog: catalog)
     }
     #expect(missingImplementation?.description.contains("'Nowhere.Store'") == true)
     let notInjectable = #expect(throws: ContainerError.self) {
-      try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIPlainClass"))
+      try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIPlainClass"), catalog: catalog)
     }
     #expect(
       notInjectable?.description
@@ -83,16 +86,16 @@ import Testing
     let catalog = TypeCatalog()
     catalog.register((any DIStore).self, as: "Custom.Store")
     catalog.register(DIFileStore.self, as: "Custom.FileStore")
-    let c = Container(catalog: catalog)
+    let c = Container()
     try c.register((any DILogger).self) { _ in DIMemoryLogger() }
     try c.register((any DILogger).self, name: "audit") { _ in DIMemoryLogger() }
-    try c.bind(service("Custom.Store", "Custom.FileStore"))
+    try c.bind(service("Custom.Store", "Custom.FileStore"), catalog: catalog)
     #expect(try c.resolve((any DIStore).self).name == "file")
   }
 
   @Test func duplicateManifestServiceIsRefused() throws {
     let c = try container()
-    try c.owned(by: "a").bind(service())
-    #expect(throws: ContainerError.self) { try c.owned(by: "b").bind(service()) }
+    try c.owned(by: "a").bind(service(), catalog: catalog)
+    #expect(throws: ContainerError.self) { try c.owned(by: "b").bind(service(), catalog: catalog) }
   }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerOwnershipTests {
   @Test func removeAllUnbindsAndReleasesAModulesSingletons() throws {
@@ -11,7 +12,7 @@ import Testing
     try store.bind(
       ServiceManifest(
         protocolName: "ApiaryTests.DIStore", implementation: "ApiaryTests.DIFileStore",
-        name: "file"))
+        name: "file"), catalog: TypeCatalog())
     try root.owned(by: "logging").register((any DILogger).self) { _ in DIMemoryLogger() }
     weak var released: DIMemoryStore?
     do {

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import Apiary
+@testable import ApiaryContainer
 
 @Suite struct ContainerScopeTests {
   private func container(_ scope: Scope, eager: Bool = false) throws -> (Container, DICounter) {

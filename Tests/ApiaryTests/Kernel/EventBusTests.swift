@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryLifecycle
 
 @Suite struct EventBusTests {
   @Test func handlersRunInBootOrderAndReportTheAggregate() async throws {

@@ -2,6 +2,8 @@ import Synchronization
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryLifecycle
 
 @Suite struct KernelLifecycleTests {
   @Test func hooksRunInBootOrderAndTearDownInReverse() async throws {
@@ -117,7 +119,7 @@ import Testing
     }
     let notModule = try Kernel(
       application: Fixture.application,
-      modules: [ModuleManifest(name: "catalog", type: "Apiary.TypeCatalog")],
+      modules: [ModuleManifest(name: "catalog", type: "ApiarySupport.TypeCatalog")],
       catalog: Fixture.catalog)
     await #expect {
       try await notModule.boot()

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryLifecycle
 
 @Suite struct RuntimeModuleTests {
   @Test func addRunsTheWholeLifecycleAndRemoveUndoesIt() async throws {

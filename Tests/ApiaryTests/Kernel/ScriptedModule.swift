@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryLifecycle
 
 /// Records lifecycle calls per test, keyed by the `journal` config value.
 enum Journal {

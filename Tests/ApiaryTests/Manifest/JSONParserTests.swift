@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 @Suite("Manifest: JSON parser")
 struct JSONParserTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 /// Decodes a module file given as text.
 func decodeModules(_ text: String, file: String = "modules/notes.json") -> ManifestSet {

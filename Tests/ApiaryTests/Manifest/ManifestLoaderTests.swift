@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 /// A temporary manifests directory, removed when the test ends.
 final class ManifestDirectory {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 /// A module class for type resolution tests; found by the runtime as `ApiaryTests.ValidNotesModule`.
 final class ValidNotesModule: Module {
@@ -244,7 +245,7 @@ struct SuggestionTests {
     #expect(Suggestion.closest(to: "integer", in: ["int", "string"]) == "int")
     #expect(Suggestion.closest(to: "zzz", in: ["name", "type"]) == nil)
     #expect(Suggestion.closest(to: String(repeating: "a", count: 100), in: ["a"]) == nil)
-    #expect(Suggestion.editDistance(Array("kitten".utf8), Array("sitting".utf8), limit: 5) == 3)
-    #expect(Suggestion.editDistance(Array("".utf8), Array("abc".utf8), limit: 5) == 3)
+    #expect(editDistance(Array("kitten".utf8), Array("sitting".utf8), limit: 5) == 3)
+    #expect(editDistance(Array("".utf8), Array("abc".utf8), limit: 5) == 3)
   }
 }

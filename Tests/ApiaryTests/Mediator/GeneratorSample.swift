@@ -1,4 +1,6 @@
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 /// The manifest the committed `Generated/SampleClients.swift` was generated from, and targets
 /// implementing it, so tests can call the generated clients.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 /// Small enough to run quickly under `swift test --sanitize=thread`.
 @Suite struct MediatorConcurrencyTests {

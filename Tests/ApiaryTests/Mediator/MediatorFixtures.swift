@@ -1,6 +1,8 @@
 import Synchronization
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 /// Unique ids for target instances, so tests can tell instances apart.
 private let instanceCounter = Atomic<Int>(0)

@@ -2,6 +2,8 @@ import Synchronization
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 @Suite struct NotFoundTests {
   @Test func missingTargetWithoutFallbackIsATypedError() throws {

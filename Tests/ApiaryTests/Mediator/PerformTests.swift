@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 @Suite struct PerformTests {
   @Test func syncPerformCallsTheActionWithCheckedParameters() throws {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 /// Found by the naming convention: module type `ApiaryTests.CalcModule`, target `echo-box`.
 final class EchoBoxTarget: Target {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 @Suite struct RemoteURLTests {
   private func parse(_ url: String) throws -> RemoteURL {

@@ -1,6 +1,9 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
+@testable import ApiaryTooling
 
 @Suite struct ResultRendererTests {
   struct Note: Codable, Sendable {

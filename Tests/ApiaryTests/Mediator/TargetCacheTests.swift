@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 @Suite struct TargetCacheTests {
   private func id(_ mediator: Mediator, cache: Bool) throws -> Int? {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
 
 /// A small deterministic generator (SplitMix64), so every run feeds the same URLs.
 struct SeededGenerator: RandomNumberGenerator {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryKernel
+@testable import ApiaryMediator
+@testable import ApiaryTooling
 
 @Suite struct WrapperGeneratorTests {
   static let generatedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,0 +1,50 @@
+import ApiarySupport
+
+/// The type-erased part of a binding: its key, scope, owner and how it was declared.
+///
+/// `@unchecked Sendable`: the only mutable state lives in ``Binding`` (its caches and hooks) and
+/// is read and written only while holding `family.lock`; everything declared here is immutable.
+@usableFromInline
+class AnyBinding: @unchecked Sendable {
+  @usableFromInline let key: BindingKey
+  @usableFromInline let serviceKey: ServiceKey
+  @usableFromInline let scope: Scope
+  let owner: String?
+  let kind: BindingInfo.Kind
+  let isEager: Bool
+  let source: SourceLocation?
+  let order: Int
+  @usableFromInline let family: Family
+
+  init(
+    key: BindingKey, serviceKey: ServiceKey, scope: Scope, owner: String?, kind: BindingInfo.Kind,
+    isEager: Bool, source: SourceLocation?, order: Int, family: Family
+  ) {
+    self.key = key
+    self.serviceKey = serviceKey
+    self.scope = scope
+    self.owner = owner
+    self.kind = kind
+    self.isEager = isEager
+    self.source = source
+    self.order = order
+    self.family = family
+  }
+
+  /// Whether a shared instance exists. The caller holds `family.lock`.
+  var isBuilt: Bool { false }
+
+  /// This binding for a derived container: itself when it holds a built singleton (so it is
+  /// shared), otherwise a fresh copy with an empty cache. The caller holds `family.lock`.
+  func copyForDerivation() -> AnyBinding { self }
+
+  /// Builds the instance unless it exists (eager singletons at boot).
+  func buildEagerly(in registry: Registry) throws(ContainerError) {}
+
+  /// What ``Container/bindings`` reports. The caller must not hold `family.lock`.
+  func info(built: Bool) -> BindingInfo {
+    BindingInfo(
+      key: serviceKey, scope: scope, owner: owner, kind: kind, isEager: isEager, isBuilt: built,
+      source: source)
+  }
+}

@@ -1,0 +1,270 @@
+import ApiarySupport
+
+/// Services and dependency injection: bindings keyed by a type (usually a protocol) and an
+/// optional name, with scopes, runtime arguments, child and derived containers, and ownership
+/// by module so unloading a module removes what it bound.
+///
+/// ```swift
+/// let container = Container()
+/// try container.register((any Clock).self, scope: .singleton) { _ in SystemClock() }
+/// try container.register(Scheduler.self) { r in Scheduler(clock: try r.resolve()) }
+/// let scheduler = try container.resolve(Scheduler.self)
+/// ```
+///
+/// Every method is safe to call from any thread or task, including from inside a factory while
+/// other threads register. A resolve that finds a built instance takes one short lock; building
+/// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
+/// once, so a singleton's factory must not block waiting for another thread that is itself
+/// building a singleton.
+public final class Container: Sendable {
+  @usableFromInline let registry: Registry
+  /// Who owns registrations made through this view (nil: the application).
+  let owner: String?
+  /// Whether registrations through this view replace existing keys (derived containers).
+  let overrides: Bool
+
+  public init() {
+    self.registry = Registry(family: Family(), parent: nil)
+    self.owner = nil
+    self.overrides = false
+  }
+
+  init(registry: Registry, owner: String?, overrides: Bool = false) {
+    self.registry = registry
+    self.owner = owner
+    self.overrides = overrides
+  }
+
+  /// The resolver factories receive, resolving from this container.
+  public var resolver: Resolver { Resolver(registry: registry) }
+
+  // MARK: Views, children and derived containers
+
+  /// A view sharing this container's bindings whose registrations are owned by `owner`.
+  ///
+  /// ```swift
+  /// let notes = root.owned(by: "notes")
+  /// try notes.register(NotesService.self) { _ in NotesService() }
+  /// root.removeAll(ownedBy: "notes")  // gone again
+  /// ```
+  public func owned(by owner: String) -> Container {
+    Container(registry: registry, owner: owner)
+  }
+
+  /// A child container: it sees this container's bindings (and shares its singletons), while
+  /// its own bindings, which may shadow the parent's, stay invisible to the parent.
+  ///
+  /// ```swift
+  /// let test = container.child()
+  /// try test.register((any Clock).self) { _ in FixedClock() }  // only for `test`
+  /// ```
+  public func child() -> Container {
+    Container(
+      registry: Registry(family: registry.family, parent: registry),
+      owner: owner)
+  }
+
+  /// A new container with this one's bindings, without `owners`' bindings, plus whatever
+  /// `configure` registers (later wins: it may replace keys without `override:`). Singletons
+  /// already built are shared with this container; nothing is configured twice.
+  ///
+  /// ```swift
+  /// let offline = try container.derived(removing: ["sync"]) { c in
+  ///   try c.register((any Network).self) { _ in OfflineNetwork() }
+  /// }
+  /// ```
+  public func derived(
+    removing owners: Set<String> = [], _ configure: (Container) throws -> Void
+  ) rethrows -> Container {
+    let derived = registry.derived(removing: owners)
+    try configure(Container(registry: derived, owner: owner, overrides: true))
+    return Container(registry: derived, owner: owner)
+  }
+
+  /// A new container with this one's bindings minus `owners`' bindings, sharing built
+  /// singletons.
+  public func derived(removing owners: Set<String>) -> Container {
+    Container(registry: registry.derived(removing: owners), owner: owner)
+  }
+
+  // MARK: Registering
+
+  /// Binds `type` (and `name`) to a factory that receives the resolver.
+  ///
+  /// ```swift
+  /// try container.register(NotesService.self, scope: .singleton) { r in
+  ///   NotesService(store: try r.resolve(), log: try r.resolve())
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - eager: build the singleton in ``buildEagerSingletons()`` (boot) instead of on first use;
+  ///     only singletons may be eager.
+  ///   - override: replace an existing binding of the same key in this container instead of
+  ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``.
+  @discardableResult
+  public func register<T>(
+    _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
+    override: Bool = false, factory: @escaping @Sendable (Resolver) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name), scope: scope, eager: eager, kind: .factory,
+      override: override
+    ) { (r, _: Void) in try factory(r) }
+  }
+
+  /// Binds `type` to a factory taking runtime arguments, supplied by
+  /// `resolve(_:name:arguments:)` with the same types in the same order.
+  ///
+  /// ```swift
+  /// try container.register(Greeting.self) { (r, who: String, times: Int) in
+  ///   Greeting(who: who, times: times)
+  /// }
+  /// let greeting = try container.resolve(Greeting.self, arguments: "Ada", 3)
+  /// ```
+  @discardableResult
+  public func register<T, each A>(
+    _ type: T.Type, name: String? = nil, scope: Scope = .transient, override: Bool = false,
+    factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: scope,
+      eager: false, kind: .factory, override: override
+    ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
+  }
+
+  /// Binds `type` to an existing instance (a singleton that is already built).
+  ///
+  /// ```swift
+  /// try container.register((any Clock).self, instance: FixedClock(now: 0))
+  /// ```
+  @discardableResult
+  public func register<T>(
+    _ type: T.Type, name: String? = nil, instance: T, override: Bool = false
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name), scope: .singleton, eager: false, kind: .instance,
+      override: override, instance: instance
+    ) { (_, _: Void) throws -> T in
+      // Never called: the binding starts built and derived containers share it.
+      throw ContainerError.notBound(ServiceKey(T.self, name: name), nearby: NearbyBindings())
+    }
+  }
+
+  /// Binds `type` to a ``ServiceProvider`` object.
+  @discardableResult
+  public func register<P: ServiceProvider>(
+    _ type: P.Service.Type, name: String? = nil, scope: Scope = .transient,
+    eager: Bool = false, override: Bool = false, provider: P
+  ) throws(ContainerError) -> BindingHandle<P.Service> {
+    try add(
+      ServiceKey(P.Service.self, name: name), scope: scope, eager: eager, kind: .provider,
+      override: override
+    ) { (r, _: Void) in try provider.provide(r) }
+  }
+
+  package func add<T, Args>(
+    _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
+    source: SourceLocation? = nil, instance: T? = nil,
+    make: @escaping @Sendable (Resolver, Args) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    if eager, scope != .singleton { throw .eagerNotSingleton(key, scope: scope) }
+    let binding = Binding<T, Args>(
+      key, scope: scope, owner: owner, kind: kind, isEager: eager, source: source,
+      order: registry.family.nextOrder(), family: registry.family, instance: instance,
+      make: make)
+    try add(binding, override: override)
+    return BindingHandle(container: self, name: key.name) { binding.addCompletion($0) }
+  }
+
+  func add(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
+    try registry.insert(binding, override: override || overrides)
+  }
+
+  // MARK: Boot and unload
+
+  /// Builds every eager singleton not yet built, in registration order; a singleton's
+  /// dependencies are built first by resolving them.
+  package func buildEagerSingletons() throws(ContainerError) {
+    for binding in registry.eagerBindings() {
+      try binding.buildEagerly(in: registry)
+    }
+  }
+
+  /// Removes every binding owned by `owner` and releases its instances (those nobody else
+  /// holds). Instances already resolved by others stay valid.
+  package func removeAll(ownedBy owner: String) {
+    registry.removeAll(ownedBy: [owner])
+  }
+
+  /// Removes the bindings of several owners in one pass (the kernel's shutdown).
+  package func removeAll(ownedBy owners: Set<String>) {
+    registry.removeAll(ownedBy: owners)
+  }
+
+  // MARK: Resolving
+
+  /// The instance bound to `type` (and `name`); see ``Resolver/resolve(_:name:)``.
+  ///
+  /// ```swift
+  /// let store: any NoteStore = try container.resolve()
+  /// ```
+  @inlinable
+  public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
+    -> T
+  {
+    try registry.resolve(T.self, name: name, arguments: ())
+  }
+
+  /// The instance of a binding registered with runtime arguments of these types.
+  @inlinable
+  public func resolve<T, each A>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) throws(ContainerError) -> T {
+    try registry.resolve(T.self, name: name, arguments: (repeat each arguments))
+  }
+
+  /// The instance, or nil when nothing is bound.
+  @inlinable
+  public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
+    -> T?
+  {
+    try registry.resolveIfBound(T.self, name: name, arguments: ())
+  }
+
+  /// Whether `type` (and `name`) is bound here or in a parent.
+  public func isBound<T>(_ type: T.Type, name: String? = nil) -> Bool {
+    resolver.isBound(type, name: name)
+  }
+
+  /// A ``Lazy`` that resolves on first use.
+  public func lazy<T>(_ type: T.Type = T.self, name: String? = nil) -> Lazy<T> {
+    resolver.lazy(type, name: name)
+  }
+
+  /// A ``Provider`` that resolves on every `get()`.
+  public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
+    resolver.provider(type, name: name)
+  }
+
+  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
+  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
+    try resolver.make(type)
+  }
+
+  /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.
+  public func inject(into object: AnyObject) throws(ContainerError) {
+    try resolver.inject(into: object)
+  }
+
+  // MARK: Inspecting
+
+  /// Every binding visible from this container, sorted by type name, name and arguments.
+  package var bindings: [BindingInfo] {
+    let visible = registry.visibleBindings()
+    let built = registry.builtFlags(visible)
+    return zip(visible, built).map { $0.info(built: $1) }
+      .map { (($0.key.typeName, $0.key.name ?? "", "\($0.key.arguments)"), $0) }
+      .sorted { $0.0 < $1.0 }.map(\.1)
+  }
+}

@@ -1,0 +1,105 @@
+import ApiarySupport
+
+/// Why the container could not register or resolve a service. Each description says what went
+/// wrong, where, what was expected and what was found.
+///
+/// ```swift
+/// do { _ = try container.resolve(Clock.self) } catch { print(error) }
+/// // no binding for App.Clock; registered nearby: App.SystemClock, App.Calendar
+/// ```
+public enum ContainerError: Error, CustomStringConvertible {
+  /// Nothing is bound to the key; `nearby` lists the closest registered keys when printed.
+  case notBound(ServiceKey, nearby: NearbyBindings)
+  /// The key is already bound in this container and the new binding is not an override.
+  case duplicate(ServiceKey, existingOwner: String?, newOwner: String?)
+  /// A created or registered instance does not conform to the type it is bound to.
+  case doesNotConform(ServiceKey, implementation: Any.Type)
+  /// Resolving the first key led back to it through bindings that are not finished singletons.
+  case cycle([ServiceKey])
+  /// An eager binding must be a singleton.
+  case eagerNotSingleton(ServiceKey, scope: Scope)
+  /// A manifest names a type that neither code nor the Swift runtime knows.
+  case unknownType(String, role: String, source: SourceLocation?)
+  /// A manifest implementation is not a class conforming to ``Injectable``.
+  case notInjectable(String, source: SourceLocation?)
+  /// A factory, provider, `init(resolver:)` or post-construction hook threw.
+  case factoryFailed(ServiceKey, underlying: any Error)
+
+  public var description: String {
+    switch self {
+    case .notBound(let key, let nearby):
+      let suggestions = nearby.suggestions
+      let hint =
+        key.typeName.hasPrefix("Swift.Optional<")
+        ? " (an Optional was inferred: write resolve(Wrapped.self) or use optional(_:))" : ""
+      return "no binding for \(key)\(hint); "
+        + (suggestions.isEmpty
+          ? "the container has no bindings near it; register one or declare it in a manifest"
+          : "registered nearby: " + suggestions.joined(separator: ", "))
+    case .duplicate(let key, let existing, let new):
+      return "\(key) is already bound by \(Self.owner(existing)); \(Self.owner(new)) cannot "
+        + "bind it again: use a different name, or register with override: true to replace it"
+    case .doesNotConform(let key, let implementation):
+      return "\(ServiceKey.name(of: implementation)) does not conform to \(key.typeName), "
+        + "so it cannot be bound to \(key)"
+    case .cycle(let path):
+      return "dependency cycle: " + path.map(\.description).joined(separator: " → ")
+        + "; break it with a Lazy or Provider, or make one of them a singleton and set the "
+        + "back reference in initCompleted"
+    case .eagerNotSingleton(let key, let scope):
+      return "\(key) is marked eager but its scope is \(scope.rawValue); only singletons "
+        + "can be built eagerly"
+    case .unknownType(let name, let role, let source):
+      return "\(Self.at(source))\(role) type '\(name)' was not found; expected "
+        + "'ModuleName.TypeName' of a type linked into the application"
+    case .notInjectable(let name, let source):
+      return "\(Self.at(source))implementation '\(name)' must be a class conforming to "
+        + "Injectable (init(resolver:))"
+    case .factoryFailed(let key, let underlying):
+      return "creating \(key) failed: \(underlying)"
+    }
+  }
+
+  private static func owner(_ owner: String?) -> String {
+    owner.map { "module '\($0)'" } ?? "the application"
+  }
+
+  private static func at(_ source: SourceLocation?) -> String {
+    source.map { "\($0): " } ?? ""
+  }
+}
+
+/// The registered keys closest to one that was not found, computed only when printed so that a
+/// failed resolve stays cheap.
+public struct NearbyBindings: Sendable {
+  let registry: Registry?
+  let key: ServiceKey?
+
+  @usableFromInline
+  init(registry: Registry? = nil, key: ServiceKey? = nil) {
+    self.registry = registry
+    self.key = key
+  }
+
+  /// Up to three registered keys, closest first: the same type under another name or with
+  /// other arguments, then types whose names are closest to the one asked for.
+  public var suggestions: [String] {
+    guard let registry, let key else { return [] }
+    let wantedShort = Self.shortName(key.typeName)
+    let ranked = registry.visibleBindings().compactMap { binding -> (Int, String)? in
+      let candidate = binding.serviceKey
+      if candidate.type == key.type { return (0, candidate.description) }
+      let short = Self.shortName(candidate.typeName)
+      let distance = editDistance(
+        Array(short.lowercased().utf8), Array(wantedShort.lowercased().utf8))
+      // Close enough: at most half of the longer name differs.
+      guard distance <= max(2, max(short.count, wantedShort.count) / 2) else { return nil }
+      return (1 + distance, candidate.description)
+    }
+    return ranked.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map(\.1)
+  }
+
+  private static func shortName(_ name: String) -> String {
+    String(name.split(separator: ".").last ?? Substring(name))
+  }
+}

@@ -1,0 +1,28 @@
+import ApiaryLifecycle
+
+/// Where a module is in its lifecycle, as the kernel and `apiary run` report it.
+public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
+  /// In the plan, not yet set up.
+  case planned
+  /// `setUp` succeeded; waiting to start.
+  case setUp
+  /// `start` succeeded; the module is in service.
+  case running
+  /// An optional module whose hook failed; the application goes on without it.
+  case failed(phase: LifecyclePhase, reason: String)
+  /// Not started because a module it depends on is not running.
+  case skipped(reason: String)
+  /// Torn down.
+  case stopped
+
+  public var description: String {
+    switch self {
+    case .planned: "planned"
+    case .setUp: "set up"
+    case .running: "running"
+    case .failed(let phase, let reason): "failed in \(phase): \(reason)"
+    case .skipped(let reason): "skipped: \(reason)"
+    case .stopped: "stopped"
+    }
+  }
+}

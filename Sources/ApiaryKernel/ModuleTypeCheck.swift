@@ -1,0 +1,94 @@
+import ApiaryManifest
+import ApiarySupport
+
+/// Links the type names module manifests use to Swift types, as part of planning: the module
+/// type must be a ``Module``, and service and target types must exist. The manifest layer knows
+/// names only; ``ManifestLoader/init(catalog:)`` hands it this check.
+struct ModuleTypeCheck {
+  let catalog: TypeCatalog
+  /// Catalog lookups by name; thousands of manifest entries may share a type.
+  private var types: [String: Any.Type?] = [:]
+
+  init(catalog: TypeCatalog) { self.catalog = catalog }
+
+  /// The problems with the type names each module uses, one list a module.
+  static func problems(_ modules: [ModuleManifest], catalog: TypeCatalog) -> [[ManifestProblem]] {
+    var check = ModuleTypeCheck(catalog: catalog)
+    return modules.map { check.problems($0) }
+  }
+
+  /// Every problem with the type names `module` uses, in manifest order.
+  mutating func problems(_ module: ModuleManifest) -> [ManifestProblem] {
+    var problems: [ManifestProblem] = []
+    if let type = requireType(
+      module.type, "module", at: ManifestValidator.location(module, ".type"), &problems),
+      !(type is any Module.Type)
+    {
+      problems.append(
+        ManifestProblem(
+          .notAModule, at: ManifestValidator.location(module, ".type"),
+          "type '\(module.type)' is not a Module; expected a final class conforming to "
+            + "Apiary.Module with an init()"))
+    }
+    for (index, service) in module.services.enumerated() {
+      func base() -> SourceLocation {
+        ManifestValidator.location(service.source, in: module, ".services[\(index)]")
+      }
+      _ = requireType(
+        service.protocolName, "service protocol",
+        at: ManifestValidator.suffixed(base(), ".protocol"), &problems)
+      _ = requireType(
+        service.implementation, "service implementation",
+        at: ManifestValidator.suffixed(base(), ".implementation"), &problems)
+    }
+    for (index, target) in module.targets.enumerated() {
+      _ = requireType(
+        target.type, "target",
+        at: ManifestValidator.suffixed(
+          ManifestValidator.location(target.source, in: module, ".targets[\(index)]"), ".type"),
+        &problems)
+    }
+    return problems
+  }
+
+  private mutating func lookup(_ name: String) -> Any.Type? {
+    if let cached = types[name] { return cached }
+    let type = catalog.lookup(name)
+    types[name] = type
+    return type
+  }
+
+  private mutating func requireType(
+    _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation,
+    _ problems: inout [ManifestProblem]
+  ) -> Any.Type? {
+    if let type = lookup(name) { return type }
+    problems.append(
+      ManifestProblem(
+        .typeNotFound, at: location(),
+        "\(what) type '\(name)' not found; expected a type name written ModuleName.TypeName "
+          + "whose plugin is linked into the host (or registered in the type catalog)"))
+    return nil
+  }
+}
+
+extension ManifestLoader {
+  /// A loader that also checks every type name against `catalog`.
+  ///
+  /// ```swift
+  /// let set = ManifestLoader(catalog: TypeCatalog()).load(directory: "Manifests")
+  /// ```
+  package init(catalog: TypeCatalog) {
+    self.init { ModuleTypeCheck.problems($0, catalog: catalog) }
+  }
+
+  /// Cross-checks modules (see ``validate(application:modules:checkTypes:)``) and their type
+  /// names against `catalog`.
+  package static func validate(
+    application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
+  ) -> [ManifestProblem] {
+    validate(application: application, modules: modules) {
+      ModuleTypeCheck.problems($0, catalog: catalog)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import ApiarySupport
+import Synchronization
+
+/// Custom events by name. Handlers run one after another in boot order (dependencies, level,
+/// priority, manifest order), then subscription order; a handler that throws does not stop the
+/// others, and ``post(_:payload:)`` returns who handled the event and who failed.
+///
+/// ```swift
+/// // SearchModule.setUp
+/// context.events.subscribe("note.saved") { event in
+///   guard let id = event.payload["id"] as? String else { return .ignored }
+///   index.add(id)
+///   return .handled
+/// }
+/// // elsewhere
+/// let report = await context.events.post("note.saved", payload: ["id": "42"])
+/// ```
+public final class EventBus: Sendable {
+  /// A handler: reports whether it handled the event.
+  public typealias Handler = @Sendable (Event) async throws -> EventOutcome
+
+  struct Subscription: Sendable {
+    let id: Int
+    let owner: String
+    let rank: Int
+    let handler: Handler
+  }
+
+  final class Storage: Sendable {
+    let state = Locked<(nextID: Int, byEvent: [String: [Subscription]])>((0, [:]))
+    let profiler: Profiler?
+    init(profiler: Profiler?) { self.profiler = profiler }
+  }
+
+  private let storage: Storage
+  private let owner: String?
+  private let rank: Int
+
+  /// Creates a bus; when a profiler is given, every dispatch is timed.
+  package convenience init(profiler: Profiler? = nil) {
+    self.init(storage: Storage(profiler: profiler), owner: nil, rank: Int.max)
+  }
+
+  private init(storage: Storage, owner: String?, rank: Int) {
+    self.storage = storage
+    self.owner = owner
+    self.rank = rank
+  }
+
+  /// A view whose subscriptions are owned by `owner` and ordered at `rank` (its boot position).
+  package func owned(by owner: String, rank: Int) -> EventBus {
+    EventBus(storage: storage, owner: owner, rank: rank)
+  }
+
+  /// Calls `handler` for every event named `name` until the subscription is cancelled or its
+  /// owner is unloaded.
+  @discardableResult
+  public func subscribe(_ name: String, handler: @escaping Handler) -> EventSubscription {
+    let owner = self.owner ?? "host"
+    let id = storage.state.withLock { state in
+      let id = state.nextID
+      state.nextID += 1
+      let subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
+      // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
+      // in boot order, so the search from the end stops at once, and the list is changed in
+      // place rather than copied: subscribing n modules to one event stays linear.
+      let position = state.byEvent[name]?.lastIndex { $0.rank <= subscription.rank }
+      state.byEvent[name, default: []].insert(subscription, at: position.map { $0 + 1 } ?? 0)
+      return id
+    }
+    return EventSubscription(bus: storage, event: name, id: id)
+  }
+
+  /// Dispatches an event to its handlers in order and reports the outcome.
+  @discardableResult
+  public func post(_ name: String, payload: [String: any Sendable] = [:]) async -> DispatchReport {
+    let event = Event(name: name, payload: payload, sender: owner)
+    let handlers = storage.state.withLock { $0.byEvent[name] ?? [] }
+    let clock = ContinuousClock()
+    let began = clock.now
+    var report = DispatchReport(event: name)
+    for subscription in handlers {
+      do {
+        switch try await subscription.handler(event) {
+        case .handled: report.handledBy.append(subscription.owner)
+        case .ignored: report.ignoredBy.append(subscription.owner)
+        }
+      } catch {
+        report.failures.append((subscription.owner, error))
+      }
+    }
+    storage.profiler?.record(subject: name, phase: .event, duration: clock.now - began)
+    return report
+  }
+
+  /// Names of events with at least one handler, each with its handlers' owners in order.
+  public var subscriptions: [(event: String, owners: [String])] {
+    storage.state.withLock { state in
+      state.byEvent.filter { !$0.value.isEmpty }.map { ($0.key, $0.value.map(\.owner)) }
+    }.sorted { $0.event < $1.event }
+  }
+
+  /// Removes every subscription owned by one of `owners`, in one pass.
+  package func removeAll(ownedBy owners: Set<String>) {
+    storage.state.withLock { state in
+      for key in Array(state.byEvent.keys) {
+        state.byEvent[key]?.removeAll { owners.contains($0.owner) }
+        if state.byEvent[key]?.isEmpty == true { state.byEvent[key] = nil }
+      }
+    }
+  }
+
+  static func cancel(_ storage: Storage, event: String, id: Int) {
+    storage.state.withLock { state in
+      state.byEvent[event]?.removeAll { $0.id == id }
+    }
+  }
+}
+
+/// Returned by ``EventBus/subscribe(_:handler:)``; `cancel()` removes the handler.
+public struct EventSubscription: Sendable {
+  fileprivate let bus: EventBus.Storage
+  public let event: String
+  fileprivate let id: Int
+
+  public func cancel() { EventBus.cancel(bus, event: event, id: id) }
+}

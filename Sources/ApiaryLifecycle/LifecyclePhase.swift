@@ -1,0 +1,12 @@
+/// What the kernel was doing when it timed or reported something: one of the lifecycle hooks,
+/// in the order the kernel calls them, or the dispatch of an event.
+///
+/// ```swift
+/// profiler.record(subject: "notes", phase: .start, duration: .milliseconds(3))
+/// ```
+public enum LifecyclePhase: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  case load, setUp, start, ready, tearDown
+  /// Handlers of one custom event ran (the profiler's subject is the event name).
+  case event
+  public var description: String { rawValue }
+}

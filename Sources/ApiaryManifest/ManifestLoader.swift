@@ -1,0 +1,319 @@
+import ApiarySupport
+import Foundation
+
+/// Loads and validates an application's manifests.
+///
+/// A manifests directory holds `app.json` (or `app.plist`), the ``ApplicationManifest``. Its
+/// `modules` key lists files or directories relative to it (default `["modules"]`); a directory
+/// contributes every `*.json` and `*.plist` file directly in it, sorted by name. Each module file
+/// is `{"schemaVersion": 1, "modules": [...]}` (see ``ModuleManifest``); a BeeHive property list
+/// with a top-level `moduleClasses` array is read too. A `.json` file is JSON and a `.plist` file
+/// an XML or binary property list; other names are told apart by content.
+///
+/// Manifests cannot hurt the host: every file is bounded by ``ManifestLimits`` (the application
+/// manifest's `limits`), only regular files are read, paths that leave the manifests directory
+/// are refused unless `allowOutsidePaths` is set, and problems never quote bytes that did not
+/// parse as a manifest.
+///
+/// Loading never throws and never stops at the first problem: every problem in every file is in
+/// ``ManifestSet/problems``, with file, line, column and key path.
+///
+/// ```swift
+/// let set = ManifestLoader(catalog: TypeCatalog()).load(directory: "Manifests")
+/// for problem in set.problems { print(problem) }
+/// // Manifests/modules/notes.json:6:19 modules[0].priorty: unknown key 'priorty' (did you mean 'priority'?)
+/// ```
+package struct ManifestLoader: Sendable {
+  /// Checks the Swift type names the given modules use: one list of problems a module, in
+  /// order. The kernel layer supplies it (`ManifestLoader(catalog:)`); without it, names are
+  /// not checked against types.
+  package let checkTypes: (@Sendable ([ModuleManifest]) -> [[ManifestProblem]])?
+  /// Limits for files read by ``decodeModules(file:)``; ``load(directory:)`` reads the
+  /// application manifest with the defaults and module files with its `limits`.
+  package var limits: ManifestLimits = .default
+
+  /// A loader that checks manifests' structure and cross-references but not their type names.
+  package init() {
+    self.checkTypes = nil
+  }
+
+  package init(checkTypes: @escaping @Sendable ([ModuleManifest]) -> [[ManifestProblem]]) {
+    self.checkTypes = checkTypes
+  }
+
+  /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
+  /// the whole set (see ``validate(application:modules:checkTypes:)``).
+  package func load(directory: String) -> ManifestSet {
+    let files = FileManager.default
+    let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
+    guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
+      return ManifestSet(problems: [
+        ManifestProblem(
+          .unreadable, at: SourceLocation(file: directory),
+          "no application manifest: expected app.json or app.plist in this directory")
+      ])
+    }
+    var set = ManifestSet(files: [appFile])
+    var modulePaths: [(path: String, location: SourceLocation)] = []
+    switch Self.contents(of: appFile, limits: .default) {
+    case .failure(let problem):
+      set.problems.append(problem)
+    case .success(let data):
+      let decoded = Self.decodeApplication(data, file: appFile)
+      set.application = decoded.application
+      set.problems += decoded.problems
+      modulePaths = decoded.modulePaths
+    }
+    let base = (appFile as NSString).deletingLastPathComponent
+    // When the application manifest cannot say where modules are, check the default directory
+    // anyway (if it exists), so one run reports the problems of every file.
+    let defaultDirectory = Self.join(base, "modules")
+    if set.application == nil, modulePaths.isEmpty, files.fileExists(atPath: defaultDirectory) {
+      modulePaths = [("modules", SourceLocation(file: appFile))]
+    }
+    // The application manifest is never read as a module file, even when `modules` lists the
+    // directory it is in.
+    // Files are recognised by a normalised spelling; only the listed paths are normalised, not
+    // every file, since per-file path work shows in the boot time of many small manifests.
+    var seen: Set<String> = [Self.normalized(appFile)]
+    let limits = set.application?.limits ?? .default
+    // Without `allowOutsidePaths`, each path must resolve inside the real manifests directory.
+    let root =
+      set.application?.allowsOutsidePaths == true ? nil : Self.realPath(base.isEmpty ? "." : base)
+    for (path, location) in modulePaths {
+      let target = Self.join(base, path)
+      if let root, let problem = Self.outside(path, target, root: root, at: location) {
+        set.problems.append(problem)
+        continue
+      }
+      let prefix = Self.normalized(target)
+      for (file, name) in Self.moduleFiles(at: target, location, &set.problems)
+      where seen.insert(name.map { Self.join(prefix, $0) } ?? prefix).inserted {
+        set.files.append(file)
+        let decoded: ManifestSet
+        switch Self.contents(of: file, limits: limits, inside: root) {
+        case .failure(let problem): decoded = ManifestSet(problems: [problem], files: [file])
+        case .success(let data): decoded = Self.decodeModules(data, file: file, limits: limits)
+        }
+        set.modules += decoded.modules
+        set.problems += decoded.problems
+      }
+    }
+    set.problems += Self.validate(
+      application: set.application, modules: set.modules, checkTypes: checkTypes)
+    return set
+  }
+
+  /// Reads one module manifest file without cross-validation (the kernel validates modules
+  /// added at run time together with those already loaded).
+  package func decodeModules(file: String) -> ManifestSet {
+    switch Self.contents(of: file, limits: limits) {
+    case .failure(let problem): ManifestSet(problems: [problem], files: [file])
+    case .success(let data): Self.decodeModules(data, file: file, limits: limits)
+    }
+  }
+
+  /// Decodes the module manifest file `data`, naming it `file` in problems; no cross-validation.
+  ///
+  /// ```swift
+  /// let set = ManifestLoader.decodeModules(Data(json.utf8), file: "notes.json")
+  /// ```
+  package static func decodeModules(
+    _ data: Data, file: String, limits: ManifestLimits = .default
+  ) -> ManifestSet {
+    let (root, problems) = parse(data, file: file, limits: limits)
+    var decoder = ManifestDecoder(file: file)
+    let modules = root.map { decoder.moduleFile($0) } ?? []
+    return ManifestSet(
+      modules: modules, problems: inDocumentOrder(problems + decoder.problems), files: [file])
+  }
+
+  /// Decodes the application manifest `data`, naming it `file` in problems. `modulePaths` are
+  /// the module locations it lists, with where each was written.
+  static func decodeApplication(_ data: Data, file: String) -> (
+    application: ApplicationManifest?, modulePaths: [(path: String, location: SourceLocation)],
+    problems: [ManifestProblem]
+  ) {
+    let (root, problems) = parse(data, file: file, limits: .default)
+    guard let root else { return (nil, [], problems) }
+    var decoder = ManifestDecoder(file: file)
+    let (application, modulePaths) = decoder.application(root)
+    return (application, modulePaths, inDocumentOrder(problems + decoder.problems))
+  }
+
+  /// One file's problems sorted by position (those without one keep their order, last).
+  static func inDocumentOrder(_ problems: [ManifestProblem]) -> [ManifestProblem] {
+    problems.enumerated().sorted { a, b in
+      let left = (a.element.location.line ?? Int.max, a.element.location.column ?? 0, a.offset)
+      let right = (b.element.location.line ?? Int.max, b.element.location.column ?? 0, b.offset)
+      return left < right
+    }.map(\.element)
+  }
+
+  /// Cross-checks modules: duplicate names, unknown, disabled and self dependencies, dependency
+  /// cycles (`a → b → c → a`), type names (with `checkTypes`), duplicate targets, actions,
+  /// parameters and services, parameter defaults.
+  ///
+  /// ```swift
+  /// let problems = ManifestLoader.validate(
+  ///   application: set.application, modules: set.modules + added, checkTypes: nil)
+  /// ```
+  ///
+  /// `application` is taken for application-wide checks; none use it yet (the fallback target is
+  /// not checked, since it may be registered in code rather than declared).
+  package static func validate(
+    application: ApplicationManifest?, modules: [ModuleManifest],
+    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+  ) -> [ManifestProblem] {
+    ManifestValidator.validate(
+      application: application, modules: modules, checkTypes: checkTypes)
+  }
+
+  // MARK: Files
+
+  /// Parses JSON or a property list into a positioned tree: `.json` is JSON and `.plist` a
+  /// property list whatever they hold; other names are told apart by content.
+  static func parse(_ data: Data, file: String, limits: ManifestLimits) -> (
+    root: ManifestNode?, problems: [ManifestProblem]
+  ) {
+    data.withUnsafeBytes { bytes in
+      guard bytes.count <= limits.fileSize else {
+        return (nil, [tooLarge(file, bytes.count, limits)])
+      }
+      let isPropertyList =
+        file.hasSuffix(".plist")
+        || (!file.hasSuffix(".json") && PropertyListReader.looksLikePropertyList(bytes))
+      if isPropertyList { return PropertyListReader.parse(bytes, file: file, limits: limits) }
+      return JSONParser.parse(bytes, file: file, limits: limits)
+    }
+  }
+
+  static func tooLarge(_ file: String, _ size: Int, _ limits: ManifestLimits) -> ManifestProblem {
+    ManifestProblem(
+      .limitExceeded, at: SourceLocation(file: file),
+      "file is \(size) bytes, more than \(limits.fileSize); \(ManifestLimits.hint("fileSize"))")
+  }
+
+  /// Reads `file` if it is a regular file of at most `limits.fileSize` bytes (never a device or
+  /// a pipe, which could block or never end). With `inside`, a symbolic link must resolve to a
+  /// path under that directory.
+  static func contents(of file: String, limits: ManifestLimits, inside root: String? = nil)
+    -> Result<Data, ManifestProblem>
+  {
+    func problem(_ kind: ManifestProblem.Kind, _ message: String) -> Result<
+      Data, ManifestProblem
+    > {
+      .failure(ManifestProblem(kind, at: SourceLocation(file: file), message))
+    }
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+    // O_NOFOLLOW fails on a symbolic link, which is then resolved and checked once.
+    var descriptor = open(file, flags | (root == nil ? 0 : O_NOFOLLOW))
+    if descriptor < 0, errno == ELOOP, let root {
+      guard let real = realPath(file), isInside(real, root) else {
+        return problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
+      }
+      descriptor = open(file, flags)
+    }
+    guard descriptor >= 0 else { return problem(.unreadable, "cannot read this file") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return problem(.unreadable, "not a regular file")
+    }
+    guard Int(status.st_size) <= limits.fileSize else {
+      return .failure(tooLarge(file, Int(status.st_size), limits))
+    }
+    // Read to the end (the file may have grown since fstat), never past the limit.
+    var data = Data(count: Int(status.st_size) + 1)
+    var filled = 0
+    while true {
+      if filled == data.count {
+        guard filled <= limits.fileSize else { return .failure(tooLarge(file, filled, limits)) }
+        data.count = min(2 * filled, limits.fileSize + 1)
+      }
+      let count = data.withUnsafeMutableBytes { buffer in
+        buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? -1
+      }
+      if count == 0 { return .success(data.prefix(filled)) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return problem(.unreadable, "cannot read this file")
+      }
+      filled += count
+    }
+  }
+
+  /// The problem for a `modules` entry that leaves the manifests directory `root` (a real
+  /// path), or nil when it stays inside.
+  static func outside(
+    _ path: String, _ target: String, root: String, at location: SourceLocation
+  ) -> ManifestProblem? {
+    if path.hasPrefix("/") || normalized(path).hasPrefix("..") {
+      return ManifestProblem(.outsideDirectory, at: location, outsideMessage("is a path"))
+    }
+    // A missing path is reported when its files are listed.
+    guard let real = realPath(target), !isInside(real, root) else { return nil }
+    return ManifestProblem(
+      .outsideDirectory, at: location, outsideMessage("goes through a symbolic link"))
+  }
+
+  static func outsideMessage(_ what: String) -> String {
+    "\(what) outside the manifests directory; set \"allowOutsidePaths\": true in the "
+      + "application manifest to allow it"
+  }
+
+  /// `path` with symbolic links, `.` and `..` resolved, or nil when it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  static func isInside(_ real: String, _ root: String) -> Bool {
+    real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+  }
+
+  /// The module files `path` stands for: itself (with no name), or the `*.json` and `*.plist`
+  /// files in it, with their names.
+  static func moduleFiles(
+    at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
+  ) -> [(file: String, name: String?)] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      problems.append(
+        ManifestProblem(
+          .unreadable, at: location, "no such file or directory: \(path)"))
+      return []
+    }
+    guard isDirectory.boolValue else { return [(path, nil)] }
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+      problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
+      return []
+    }
+    return
+      names
+      .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
+      .sorted()
+      .map { (join(path, $0), $0) }
+  }
+
+  /// `path` without `.` and empty components and with `..` applied, so one file reached by two
+  /// spellings is read once. Symbolic links are not resolved.
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") where part != "." {
+      if part == "..", let last = parts.last, last != ".." {
+        parts.removeLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : joined
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    if name.hasPrefix("/") || directory.isEmpty { return name }
+    return directory.hasSuffix("/") ? directory + name : "\(directory)/\(name)"
+  }
+}

@@ -1,0 +1,330 @@
+import ApiarySupport
+
+/// Checks a whole application's modules against each other: duplicate names, unknown, disabled
+/// and self dependencies, dependency cycles, duplicate targets, actions, parameters and
+/// services, and parameter defaults. Linear in the size of the manifests.
+///
+/// Type names are checked by `checkTypes`, which the kernel supplies: this layer knows names,
+/// not Swift types.
+///
+/// Disabled modules are checked for duplicate names only: they are never loaded, so their types
+/// need not be linked and their dependencies do not matter.
+package struct ManifestValidator {
+  private var problems: [ManifestProblem] = []
+
+  static func validate(
+    application: ApplicationManifest?, modules: [ModuleManifest],
+    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+  ) -> [ManifestProblem] {
+    var validator = ManifestValidator()
+    validator.check(modules, checkTypes)
+    return validator.problems
+  }
+
+  /// Where `module` (or something inside it, by `suffix`) was declared.
+  package static func location(_ module: ModuleManifest, _ suffix: String = "")
+    -> SourceLocation
+  {
+    var location = module.source ?? SourceLocation(file: "module '\(module.name)'")
+    if !suffix.isEmpty {
+      location.keyPath =
+        location.keyPath.isEmpty
+        ? String(suffix.drop { $0 == "." })
+        : location.keyPath + suffix
+    }
+    return location
+  }
+
+  /// Like ``location(_:_:)`` for something with its own optional source.
+  package static func location(
+    _ source: SourceLocation?, in module: ModuleManifest, _ suffix: @autoclosure () -> String
+  ) -> SourceLocation {
+    source ?? location(module, suffix())
+  }
+
+  private mutating func check(
+    _ modules: [ModuleManifest], _ checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+  ) {
+    var firstByName: [String: Int] = [:]
+    firstByName.reserveCapacity(modules.count)
+    for (index, module) in modules.enumerated() {
+      if let first = firstByName[module.name] {
+        problems.append(
+          ManifestProblem(
+            .duplicateName, at: Self.location(module),
+            "duplicate module name '\(module.name)'; first declared at "
+              + "\(Self.location(modules[first]))"))
+      } else {
+        firstByName[module.name] = index
+      }
+    }
+    var suggestionsLeft = 100
+    var typeProblems = (checkTypes?(modules.filter(\.isEnabled)) ?? []).makeIterator()
+    for module in modules where module.isEnabled {
+      for (position, dependency) in module.dependencies.enumerated() {
+        func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
+        if dependency == module.name {
+          problems.append(
+            ManifestProblem(
+              .selfDependency, at: location(), "module '\(module.name)' depends on itself"))
+        } else if let index = firstByName[dependency] {
+          if !modules[index].isEnabled {
+            problems.append(
+              ManifestProblem(
+                .disabledDependency, at: location(),
+                "module '\(module.name)' depends on '\(dependency)', which is disabled; "
+                  + "enable '\(dependency)' or remove the dependency"))
+          }
+        } else {
+          var hint = ""
+          if suggestionsLeft > 0 {
+            suggestionsLeft -= 1
+            hint = Suggestion.hint(for: dependency, in: firstByName.keys.sorted())
+          }
+          problems.append(
+            ManifestProblem(
+              .unknownDependency, at: location(),
+              "module '\(module.name)' depends on unknown module '\(dependency)'\(hint)"))
+        }
+      }
+      problems += typeProblems.next() ?? []
+    }
+    checkCycles(modules, firstByName)
+    checkServicesAndTargets(modules)
+  }
+
+  package static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {
+    var location = location
+    location.keyPath += suffix
+    return location
+  }
+
+  /// A service binding's identity: one binding per protocol and name in an application.
+  private struct ServiceKey: Hashable {
+    var protocolName: String
+    var name: String?
+  }
+
+  private mutating func checkServicesAndTargets(_ modules: [ModuleManifest]) {
+    // First declarations, as (module, entry) indices; locations are built only for problems.
+    var services: [ServiceKey: (Int, Int)] = [:]
+    var targets: [String: (Int, Int)] = [:]
+    func serviceLocation(_ module: Int, _ index: Int) -> SourceLocation {
+      Self.location(
+        modules[module].services[index].source, in: modules[module], ".services[\(index)]")
+    }
+    func targetLocation(_ module: Int, _ index: Int) -> SourceLocation {
+      Self.location(
+        modules[module].targets[index].source, in: modules[module], ".targets[\(index)]")
+    }
+    for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
+      for (index, service) in module.services.enumerated() {
+        let key = ServiceKey(protocolName: service.protocolName, name: service.name)
+        if let (firstModule, firstIndex) = services[key] {
+          let first = serviceLocation(firstModule, firstIndex)
+          let named = service.name.map { " named '\($0)'" } ?? ""
+          problems.append(
+            ManifestProblem(
+              .duplicateName, at: serviceLocation(moduleIndex, index),
+              "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
+                + "give one of them a different 'name'"))
+        } else {
+          services[key] = (moduleIndex, index)
+        }
+      }
+      for (index, target) in module.targets.enumerated() {
+        if let (firstModule, firstIndex) = targets[target.name] {
+          problems.append(
+            ManifestProblem(
+              .duplicateName, at: targetLocation(moduleIndex, index),
+              "duplicate target name '\(target.name)'; first declared at "
+                + "\(targetLocation(firstModule, firstIndex))"))
+        } else {
+          targets[target.name] = (moduleIndex, index)
+        }
+        checkActions(target) { targetLocation(moduleIndex, index) }
+      }
+    }
+  }
+
+  private mutating func checkActions(
+    _ target: TargetManifest, at targetLocation: () -> SourceLocation
+  ) {
+    let repeatedActions = Self.repeats(target.actions.map(\.name))
+    for (index, action) in target.actions.enumerated() {
+      func location() -> SourceLocation {
+        action.source ?? Self.suffixed(targetLocation(), ".actions[\(index)]")
+      }
+      if repeatedActions.contains(index) {
+        problems.append(
+          ManifestProblem(
+            .duplicateName, at: location(),
+            "duplicate action name '\(action.name)' in target '\(target.name)'"))
+      }
+      let repeatedParameters = Self.repeats(action.parameters.map(\.name))
+      for (position, parameter) in action.parameters.enumerated() {
+        func parameterLocation() -> SourceLocation {
+          Self.suffixed(location(), ".parameters[\(position)]")
+        }
+        if repeatedParameters.contains(position) {
+          problems.append(
+            ManifestProblem(
+              .duplicateName, at: parameterLocation(),
+              "duplicate parameter name '\(parameter.name)' in action '\(action.name)'"))
+        }
+        guard let value = parameter.defaultValue else { continue }
+        if parameter.isRequired {
+          problems.append(
+            ManifestProblem(
+              .invalidValue, at: Self.suffixed(parameterLocation(), ".default"),
+              "parameter '\(parameter.name)' is required and has a default; remove the "
+                + "default or set \"required\": false"))
+        }
+        if !Self.matches(value, parameter.kind) {
+          problems.append(
+            ManifestProblem(
+              .typeMismatch, at: Self.suffixed(parameterLocation(), ".default"),
+              "default of parameter '\(parameter.name)' expected \(parameter.kind.rawValue), "
+                + "found \(value.kindName)"))
+        }
+      }
+    }
+  }
+
+  /// Positions of names that appeared earlier in `names`: a scan for short lists (no
+  /// allocation), a set for long ones (linear).
+  static func repeats(_ names: [String]) -> [Int] {
+    var result: [Int] = []
+    if names.count <= 16 {
+      for index in names.indices where names[..<index].contains(names[index]) {
+        result.append(index)
+      }
+    } else {
+      var seen: Set<String> = []
+      for (index, name) in names.enumerated() where !seen.insert(name).inserted {
+        result.append(index)
+      }
+    }
+    return result
+  }
+
+  /// Whether `value` is a valid value of a parameter of kind `kind`.
+  static func matches(_ value: JSONValue, _ kind: ParameterManifest.Kind) -> Bool {
+    switch (kind, value) {
+    case (.any, _), (.string, .string), (.bool, .bool), (.array, .array), (.object, .object),
+      (.double, .int), (.double, .double):
+      return true
+    case (.int, _): return value.intValue != nil && value.boolValue == nil
+    default: return false
+    }
+  }
+
+  // MARK: Cycles
+
+  /// Reports one cycle per strongly connected component of the enabled dependency graph
+  /// (Tarjan's algorithm, iterative, so deep graphs cannot overflow the stack).
+  private mutating func checkCycles(_ modules: [ModuleManifest], _ firstByName: [String: Int]) {
+    var edges = [[Int]](repeating: [], count: modules.count)
+    for (index, module) in modules.enumerated() where module.isEnabled {
+      guard firstByName[module.name] == index else { continue }
+      edges[index] = module.dependencies.compactMap { name in
+        guard let target = firstByName[name], target != index, modules[target].isEnabled
+        else { return nil }
+        return target
+      }
+    }
+    for cycle in Self.cycles(edges) {
+      let names = (cycle + [cycle[0]]).map { modules[$0].name }
+      let start = modules[cycle[0]]
+      let position = start.dependencies.firstIndex(of: names[1]) ?? 0
+      problems.append(
+        ManifestProblem(
+          .dependencyCycle, at: Self.location(start, ".dependencies[\(position)]"),
+          "dependency cycle: \(names.joined(separator: " → ")); remove one of these "
+            + "dependencies"))
+    }
+  }
+
+  /// One elementary cycle (node indices, without repeating the first) per strongly connected
+  /// component with more than one node, starting at its lowest index, in order of that index.
+  static func cycles(_ edges: [[Int]]) -> [[Int]] {
+    let count = edges.count
+    var order = [Int](repeating: -1, count: count)
+    var low = [Int](repeating: 0, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    var stack: [Int] = []
+    var calls: [(node: Int, edge: Int)] = []
+    var next = 0
+    var components: [[Int]] = []
+    for root in 0..<count where order[root] < 0 {
+      order[root] = next
+      low[root] = next
+      next += 1
+      stack.append(root)
+      onStack[root] = true
+      calls.append((root, 0))
+      while let (node, edge) = calls.last {
+        if edge < edges[node].count {
+          calls[calls.count - 1].edge += 1
+          let target = edges[node][edge]
+          if order[target] < 0 {
+            order[target] = next
+            low[target] = next
+            next += 1
+            stack.append(target)
+            onStack[target] = true
+            calls.append((target, 0))
+          } else if onStack[target] {
+            low[node] = min(low[node], order[target])
+          }
+          continue
+        }
+        calls.removeLast()
+        if let parent = calls.last?.node { low[parent] = min(low[parent], low[node]) }
+        guard low[node] == order[node] else { continue }
+        var component: [Int] = []
+        while let member = stack.popLast() {
+          onStack[member] = false
+          component.append(member)
+          if member == node { break }
+        }
+        if component.count > 1 { components.append(component) }
+      }
+    }
+    // Within each component, a breadth-first search from its lowest node finds a shortest way
+    // back to it.
+    var componentOf = [Int](repeating: -1, count: count)
+    var parent = [Int](repeating: -1, count: count)
+    var result: [[Int]] = []
+    for (id, component) in components.enumerated() {
+      for member in component { componentOf[member] = id }
+      guard let start = component.min() else { continue }
+      var queue = [start]
+      var head = 0
+      var last = -1
+      search: while head < queue.count {
+        let node = queue[head]
+        head += 1
+        for target in edges[node] where componentOf[target] == id {
+          if target == start {
+            last = node
+            break search
+          }
+          if parent[target] < 0 {
+            parent[target] = node
+            queue.append(target)
+          }
+        }
+      }
+      var cycle: [Int] = []
+      var node = last
+      while node >= 0, node != start {
+        cycle.append(node)
+        node = parent[node]
+      }
+      cycle.append(start)
+      result.append(cycle.reversed())
+    }
+    return result.sorted { $0[0] < $1[0] }
+  }
+}

@@ -1,0 +1,115 @@
+import ApiarySupport
+
+/// One module as its manifest declares it. The manifest is the single source of truth for a
+/// module's level, priority, dependencies and configuration.
+///
+/// A module manifest file holds a list of them under `modules`, with the file's
+/// `schemaVersion` (required, must be `1`). Each module's keys:
+///
+/// | key | type | default |
+/// |---|---|---|
+/// | `name` | a letter, then letters, digits, `_`, `-`; unique in the application | required |
+/// | `type` | the ``Module`` class, `ModuleName.TypeName` | required |
+/// | `level` | `basic` or `normal` | `normal` |
+/// | `priority` | integer, higher starts earlier | `0` |
+/// | `dependencies` | array of module names | `[]` |
+/// | `async` | boolean | `false` |
+/// | `timeout` | number of seconds, greater than 0 | `10` |
+/// | `enabled` | boolean | `true` |
+/// | `optional` | boolean | `false` |
+/// | `config` | object, free-form | `{}` |
+/// | `services` | array of ``ServiceManifest`` objects | `[]` |
+/// | `targets` | array of ``TargetManifest`` objects | `[]` |
+///
+/// Any other key is reported as a problem, with the closest known key.
+///
+/// ```json
+/// {
+///   "schemaVersion": 1,
+///   "modules": [
+///     {
+///       "name": "notes",
+///       "type": "NotesPlugin.NotesModule",
+///       "level": "normal",
+///       "priority": 10,
+///       "dependencies": ["store", "logging"],
+///       "async": false,
+///       "timeout": 5,
+///       "enabled": true,
+///       "optional": false,
+///       "config": { "maxTitleLength": 120 },
+///       "services": [],
+///       "targets": []
+///     }
+///   ]
+/// }
+/// ```
+public struct ModuleManifest: Sendable, Hashable {
+  /// Unique name of the module within the application.
+  public var name: String
+  /// The Swift type implementing ``Module``, written `ModuleName.TypeName`.
+  public var type: String
+  public var level: Level
+  /// Higher starts earlier among modules of the same level whose dependencies allow it.
+  public var priority: Int
+  /// Names of modules that must start before this one.
+  public var dependencies: [String]
+  /// Start concurrently with other async modules as soon as dependencies have started.
+  public var isAsync: Bool
+  /// Seconds the module's `start` may take before it is failed.
+  public var startTimeout: Double
+  /// A disabled module is not loaded at all.
+  public var isEnabled: Bool
+  /// An optional module that fails is marked failed and the application goes on without it.
+  public var isOptional: Bool
+  /// Free-form configuration, read through ``ModuleContext/config``.
+  public var config: [String: JSONValue]
+  /// Services this module binds in the container.
+  public var services: [ServiceManifest]
+  /// Targets this module exposes to the mediator.
+  public var targets: [TargetManifest]
+  /// The file and key path this module was declared at.
+  public var source: SourceLocation?
+
+  /// Seconds a module's `start` may take when its manifest does not say.
+  public static let defaultStartTimeout: Double = 10
+
+  public init(
+    name: String,
+    type: String,
+    level: Level = .normal,
+    priority: Int = 0,
+    dependencies: [String] = [],
+    isAsync: Bool = false,
+    startTimeout: Double = ModuleManifest.defaultStartTimeout,
+    isEnabled: Bool = true,
+    isOptional: Bool = false,
+    config: [String: JSONValue] = [:],
+    services: [ServiceManifest] = [],
+    targets: [TargetManifest] = [],
+    source: SourceLocation? = nil
+  ) {
+    self.name = name
+    self.type = type
+    self.level = level
+    self.priority = priority
+    self.dependencies = dependencies
+    self.isAsync = isAsync
+    self.startTimeout = startTimeout
+    self.isEnabled = isEnabled
+    self.isOptional = isOptional
+    self.config = config
+    self.services = services
+    self.targets = targets
+    self.source = source
+  }
+
+  /// BeeHive's module levels: basic modules start before normal ones.
+  public enum Level: String, Sendable, Hashable, CaseIterable, Comparable {
+    case basic, normal
+
+    public static func < (lhs: Level, rhs: Level) -> Bool {
+      lhs == .basic && rhs == .normal
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/// An action's implementation: a closure that gets the target and the checked parameters and
+/// returns a value (any `Sendable`, or nothing) or throws. Synchronous actions can be called
+/// from synchronous and asynchronous code; `async` ones only with `await`.
+///
+/// ```swift
+/// "create": .sync { target, params in try target.create(title: params.string("title")) }
+/// "export": .async { target, params in try await target.export(to: params.string("path")) }
+/// ```
+public struct Action<T: ActionTarget>: Sendable {
+  enum Body: Sendable {
+    case sync(@Sendable (T, Parameters) throws -> (any Sendable)?)
+    case async(@Sendable (T, Parameters) async throws -> (any Sendable)?)
+  }
+
+  let body: Body
+
+  /// A synchronous action.
+  public static func sync(_ body: @escaping @Sendable (T, Parameters) throws -> (any Sendable)?)
+    -> Action
+  {
+    Action(body: .sync(body))
+  }
+
+  /// An asynchronous action; callers must use the `async` `perform` or `open`.
+  public static func async(
+    _ body: @escaping @Sendable (T, Parameters) async throws -> (any Sendable)?
+  ) -> Action {
+    Action(body: .async(body))
+  }
+}

@@ -1,0 +1,28 @@
+/// What the mediator needs of a target: its actions by name and its not-found handler. Plugins
+/// implement ``Target`` (in the kernel layer), which adds how the kernel creates it.
+///
+/// ```swift
+/// final class EchoTarget: Target {
+///   init(context: ModuleContext) {}
+///   static let actions: ActionTable<EchoTarget> = ["echo": .sync { _, params in params.values }]
+/// }
+/// ```
+public protocol ActionTarget: AnyObject, Sendable {
+  /// The actions this target implements, by name. Every action the manifest declares must be here.
+  static var actions: ActionTable<Self> { get }
+  /// Handles a call to an action this target does not have; `.unhandled` (the default) passes the
+  /// call on to the application's fallback.
+  func notFound(_ call: ActionCall) throws -> NotFoundResult
+}
+
+extension ActionTarget {
+  public func notFound(_ call: ActionCall) throws -> NotFoundResult { .unhandled }
+}
+
+/// Creates targets for the mediator. The kernel implements it with the owning module's context,
+/// so the mediator never sees a `ModuleContext`.
+package protocol TargetMaker: Sendable {
+  /// A function that creates an instance of `type`, or nil when `type` cannot be created this
+  /// way (it is not a ``Target``).
+  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)?
+}

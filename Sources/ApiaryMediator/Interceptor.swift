@@ -1,0 +1,67 @@
+import ApiarySupport
+
+/// Observes or shapes calls without touching the target, in the manner of the Aspects library:
+/// `before` may veto a call with a reason, `instead` replaces the action, `after` sees the
+/// result or the error. Install with ``Mediator/intercept(_:_:)`` for every call, one target,
+/// or one action; remove with the returned token.
+///
+/// ```swift
+/// let token = mediator.intercept(.target("notes"), .after { call, result in
+///   log("\(call.target)/\(call.action): \(result)")
+/// })
+/// mediator.removeInterceptor(token)
+/// ```
+///
+/// Interceptors run on the calling task, outside every mediator lock, after the parameters have
+/// been checked, for every call that reaches a declared action (the fallback action included;
+/// not a target's not-found handler). All matching `before`s run in installation order until one vetoes; the most
+/// recently installed matching `instead` replaces the action; every matching `after` runs in
+/// installation order, also for vetoed and failed calls.
+public struct Interceptor: Sendable {
+  /// What a `before` interceptor decided.
+  public enum Decision: Sendable, Hashable {
+    case proceed
+    /// Refuse the call; the caller gets ``MediatorError/vetoed(target:action:reason:)``.
+    case veto(String)
+  }
+
+  public typealias Before = @Sendable (ActionCall) -> Decision
+  public typealias Instead = @Sendable (ActionCall) throws -> (any Sendable)?
+  public typealias After = @Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void
+
+  public var before: Before?
+  public var instead: Instead?
+  public var after: After?
+
+  public init(before: Before? = nil, instead: Instead? = nil, after: After? = nil) {
+    self.before = before
+    self.instead = instead
+    self.after = after
+  }
+
+  public static func before(_ body: @escaping Before) -> Interceptor { Interceptor(before: body) }
+  public static func instead(_ body: @escaping Instead) -> Interceptor {
+    Interceptor(instead: body)
+  }
+  public static func after(_ body: @escaping After) -> Interceptor { Interceptor(after: body) }
+
+  /// Which calls an interceptor sees.
+  public enum Scope: Sendable, Hashable {
+    case global
+    case target(String)
+    case action(target: String, action: String)
+
+    func matches(target: String, action: String) -> Bool {
+      switch self {
+      case .global: true
+      case .target(let name): name == target
+      case .action(let targetName, let actionName): targetName == target && actionName == action
+      }
+    }
+  }
+
+  /// Identifies an installed interceptor, for ``Mediator/removeInterceptor(_:)``.
+  public struct Token: Sendable, Hashable {
+    let id: Int
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The one JSON writer: JSON text for plain values, with object keys sorted so the output is
+/// deterministic. Used for action results, parameter defaults and the profiler's report.
+///
+/// Writes `String`, integers, finite `Double`, `Bool`, nil or `()`, arrays and string-keyed
+/// dictionaries of those (optionals looked through), values that stand for JSON
+/// (``PlainJSONConvertible``) and `Encodable` values.
+///
+/// ```swift
+/// JSONWriter.json(["title": "Hi", "tags": ["a"]])  // {"tags":["a"],"title":"Hi"}
+/// JSONWriter.quote("say \"hi\"")                   // "say \"hi\""
+/// ```
+package enum JSONWriter {
+  /// JSON text, or nil when the value is not JSON-representable.
+  package static func json(_ value: Any?) -> String? {
+    var output = ""
+    return write(value, to: &output) ? output : nil
+  }
+
+  /// `text` as a JSON string literal, with quotes and control characters escaped.
+  package static func quote(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  private static func write(_ value: Any?, to output: inout String) -> Bool {
+    guard let value = unwrap(value) else {
+      output += "null"
+      return true
+    }
+    switch value {
+    case is Void: output += "null"
+    case let json as any PlainJSONConvertible: return write(json.plainJSON, to: &output)
+    case let string as String: output += quote(string)
+    case let bool as Bool: output += bool ? "true" : "false"
+    case let int as Int: output += String(int)
+    case let integer as any BinaryInteger: output += String(describing: integer)
+    case let double as Double:
+      guard double.isFinite else { return false }
+      output += String(describing: double)
+    case let array as [Any]:
+      output += "["
+      for (index, element) in array.enumerated() {
+        if index > 0 { output += "," }
+        guard write(element, to: &output) else { return false }
+      }
+      output += "]"
+    case let object as [String: Any]:
+      output += "{"
+      for (index, key) in object.keys.sorted().enumerated() {
+        if index > 0 { output += "," }
+        output += quote(key) + ":"
+        guard write(object[key], to: &output) else { return false }
+      }
+      output += "}"
+    case let encodable as any Encodable:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      guard let data = try? encoder.encode(encodable),
+        let text = String(data: data, encoding: .utf8)
+      else { return false }
+      output += text
+    default: return false
+    }
+    return true
+  }
+
+  /// Looks through `Optional`s nested inside `Any`.
+  private static func unwrap(_ value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalProtocol { return unwrap(optional.wrapped) }
+    return value
+  }
+}
+
+/// A value that stands for plain JSON values (the manifest layer's `JSONValue`): the writer
+/// writes ``plainJSON`` in its place.
+package protocol PlainJSONConvertible {
+  /// The value as `String`, `Int`, `Double`, `Bool`, nil, or arrays and string-keyed
+  /// dictionaries of values (which may themselves be convertible).
+  var plainJSON: Any? { get }
+}
+
+/// Lets ``JSONWriter`` see through an `Optional` stored in an `Any`.
+private protocol OptionalProtocol {
+  var wrapped: Any? { get }
+}
+
+extension Optional: OptionalProtocol {
+  fileprivate var wrapped: Any? { self.map { $0 as Any } }
+}

@@ -1,0 +1,55 @@
+/// Finds Swift types by the names manifests use (`NotesPlugin.NotesModule`).
+///
+/// Types registered in code win; otherwise the Swift runtime is asked, the way CTMediator finds
+/// `Target_` classes by name, so adding a plugin never means editing a list in the host. The
+/// runtime finds classes and protocols at any access level, and public structs and enums; an
+/// internal struct or enum that nothing references may be dead-stripped in a release build, so
+/// implement modules, services and targets as classes.
+///
+/// ```swift
+/// let catalog = TypeCatalog()
+/// catalog.register(NotesModule.self)                     // optional: explicit registration
+/// catalog.lookup("NotesPlugin.NotesModule") as? any Module.Type
+/// ```
+public final class TypeCatalog: Sendable {
+  private let explicit = Locked<[String: Any.Type]>([:])
+
+  public init() {}
+
+  /// Registers `type` under `name`, or under its fully qualified Swift name when `name` is nil.
+  public func register(_ type: Any.Type, as name: String? = nil) {
+    let key = name ?? String(reflecting: type)
+    explicit.withLock { $0[key] = type }
+  }
+
+  /// The type named `name`, or nil when neither code nor the runtime knows it.
+  public func lookup(_ name: String) -> Any.Type? {
+    if let type = explicit.withLock({ $0[name] }) { return type }
+    return Self.runtimeLookup(name)
+  }
+
+  /// Asks the Swift runtime. Only well-formed ASCII identifier paths are passed on, so hostile
+  /// names never reach the demangler.
+  static func runtimeLookup(_ name: String) -> Any.Type? {
+    let components = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard components.count >= 2, components.count <= 4,
+      components.allSatisfy({ isASCIIName($0, underscoreFirst: true, also: "_") })
+    else { return nil }
+    if let type = _typeByName(name) { return type }
+    // Protocols, structs and enums are found only by mangled name. The outer components may be
+    // classes, structs or enums; the last one may also be a protocol.
+    var prefixes = ["\(components[0].utf8.count)\(components[0])"]
+    for component in components.dropFirst().dropLast() {
+      let mangled = "\(component.utf8.count)\(component)"
+      prefixes = prefixes.flatMap { prefix in ["C", "V", "O"].map { prefix + mangled + $0 } }
+    }
+    let last = components[components.count - 1]
+    let lastMangled = "\(last.utf8.count)\(last)"
+    for prefix in prefixes {
+      for kind in ["P", "C", "V", "O"] {
+        if let type = _typeByName(prefix + lastMangled + kind) { return type }
+      }
+    }
+    return nil
+  }
+}
