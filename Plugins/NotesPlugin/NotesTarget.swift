@@ -27,11 +27,11 @@ final class NotesTarget: Target {
     },
     "list": .sync { target, params in
       let pinnedOnly = try params.bool("pinnedOnly")
-      return target.store.all().filter { !pinnedOnly || $0.pinned }.map(\.fields)
+      return try target.store.all().filter { !pinnedOnly || $0.pinned }.map(\.fields)
     },
     "get": .sync { target, params in
       let id = try params.int("id")
-      guard let note = target.store.note(id: id) else { throw NotesError.noSuchNote(id) }
+      guard let note = try target.store.note(id: id) else { throw NotesError.noSuchNote(id) }
       return note.fields
     },
     "delete": .async { target, params in

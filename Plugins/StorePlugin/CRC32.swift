@@ -1,0 +1,22 @@
+/// CRC-32 (IEEE 802.3, the checksum of zlib and PNG), which frames each journal record.
+///
+/// ```swift
+/// CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926  // true
+/// ```
+enum CRC32 {
+  static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+    }
+    return crc ^ 0xFFFF_FFFF
+  }
+
+  private static let table: [UInt32] = (0..<256).map { index in
+    var value = UInt32(index)
+    for _ in 0..<8 {
+      value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+    }
+    return value
+  }
+}
