@@ -32,6 +32,8 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
+    // The load gate: checks plugin libraries without loading them (host side, no dependency).
+    .target(name: "ApiaryPluginGate"),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
@@ -44,6 +46,7 @@ let package = Package(
         "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
       ]
     ),
+    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(
       name: "ApiaryHostTests",
       dependencies: ["ApiaryHost", "Apiary", "NotebookKit"] + plugins.map { .target(name: $0) }

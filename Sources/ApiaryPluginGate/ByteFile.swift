@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An open regular file read at offsets, never past its size or a read bound. The first
+/// `headSize` bytes are read once, so a small library costs one read; a file opened with a
+/// smaller head (to probe its headers) is read whole at the first miss if it is that small.
+final class ByteFile {
+  /// The largest single read: no section the gate needs is anywhere near it.
+  static let maximumRead = 64 << 20
+  /// What the first read takes.
+  static let headSize = 64 << 10
+
+  let path: String
+  let size: Int
+  /// The device and inode: two paths to the same file are the same library.
+  let identity: FileIdentity
+  private let descriptor: Int32
+  private var head: [UInt8] = []
+
+  /// Opens `path` and reads its first `head` bytes.
+  init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
+    self.path = path
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      let code = errno
+      throw PluginProblem(
+        .unreadable, file: path,
+        message: code == ENOENT ? "file not found" : "cannot open: \(Self.describe(code))",
+        hint: code == ENOENT
+          ? "build the plugin first ('swift build' in its package), or fix the library path"
+          : nil)
+    }
+    self.descriptor = descriptor
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let code = errno
+      throw PluginProblem(.unreadable, file: path, message: "cannot stat: \(Self.describe(code))")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      let kind = status.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
+      throw PluginProblem(
+        .unreadable, file: path, expected: "a shared library file", found: kind)
+    }
+    size = Int(status.st_size)
+    identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    head = try read(offset: 0, count: min(size, headSize))
+  }
+
+  deinit { close(descriptor) }
+
+  /// `count` bytes at `offset`; a range outside the file is a malformed-ELF problem naming `what`.
+  func read(offset: Int, count: Int, what: String = "data") throws(PluginProblem) -> [UInt8] {
+    guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
+      throw PluginProblem(
+        .malformedELF, file: path, field: what,
+        expected: "a range inside the file (\(size) bytes)",
+        found: "\(count) bytes at offset \(offset)")
+    }
+    guard count <= Self.maximumRead else {
+      throw PluginProblem(
+        .malformedELF, file: path, field: what, expected: "at most \(Self.maximumRead) bytes",
+        found: "\(count) bytes")
+    }
+    if offset + count <= head.count { return Array(head[offset..<offset + count]) }
+    if size <= Self.headSize && head.count < size && !(offset == 0 && count == size) {
+      head = try read(offset: 0, count: size, what: "contents")
+      return Array(head[offset..<offset + count])
+    }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return pread(descriptor, base + done, count - done, off_t(offset + done))
+      }
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else {
+        let reason = got < 0 ? Self.describe(errno) : "the file ended early"
+        throw PluginProblem(
+          .unreadable, file: path, message: "cannot read \(what): \(reason)",
+          hint: "was the file changed while it was read?")
+      }
+      done += got
+    }
+    return bytes
+  }
+
+  /// Feeds the whole file, in chunks, to `body`.
+  func forEachChunk(_ body: ([UInt8]) -> Void) throws(PluginProblem) {
+    var offset = 0
+    while offset < size {
+      let count = min(1 << 20, size - offset)
+      body(try read(offset: offset, count: count, what: "contents"))
+      offset += count
+    }
+  }
+
+  private static func describe(_ code: Int32) -> String {
+    strerror(code).map { String(cString: $0) } ?? "error \(code)"
+  }
+}
+
+/// A file's device and inode numbers.
+struct FileIdentity: Hashable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+}

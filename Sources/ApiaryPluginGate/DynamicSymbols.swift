@@ -1,0 +1,27 @@
+/// The `.dynsym` table and its string table, read without copying names until asked.
+struct DynamicSymbols: Sendable {
+  let entries: [UInt8]
+  let strings: [UInt8]
+
+  /// Calls `body` with each global or weak symbol's name bytes and whether it is defined here.
+  func forEachSymbol(_ body: (ArraySlice<UInt8>, Bool) -> Void) {
+    // Entry 0 is the null symbol. Each entry: st_name u32, st_info u8, st_other u8,
+    // st_shndx u16, st_value u64, st_size u64.
+    for base in stride(from: 24, to: entries.count - 23, by: 24) {
+      let binding = entries[base + 4] >> 4
+      guard binding == 1 || binding == 2 || binding == 10 else { continue }  // GLOBAL, WEAK, UNIQUE
+      let start = Int(entries.u32(base))
+      guard start < strings.count else { continue }
+      let end = strings[start...].firstIndex(of: 0) ?? strings.count
+      body(strings[start..<end], entries.u16(base + 6) != 0)
+    }
+  }
+
+  func names(defined wanted: Bool) -> [String] {
+    var names: [String] = []
+    forEachSymbol { name, defined in
+      if defined == wanted { names.append(String(decoding: name, as: UTF8.self)) }
+    }
+    return names
+  }
+}

@@ -1,0 +1,409 @@
+/// One run of ``LoadGate/check(_:host:)``: reads every library once, then checks each, then
+/// checks across them.
+struct GateRun {
+  /// A library file the gate read: a candidate's, or a contract library found through
+  /// `DT_NEEDED`. A class, so the checks update it in place instead of copying its image.
+  final class Library {
+    let path: String
+    var subject: String?
+    let origin: String
+    let image: ELFImage?
+    var descriptor: PluginDescriptor?
+    var problems: [PluginProblem]
+    /// Contract libraries it needs, directly or not, in the order the loader opens them.
+    var contracts: [Int] = []
+    /// Whether a manifest names it (then it is checked as a plugin), else found as a contract.
+    var isCandidate: Bool
+
+    init(
+      path: String, subject: String?, origin: String, image: ELFImage?,
+      problems: [PluginProblem], isCandidate: Bool
+    ) {
+      self.path = path
+      self.subject = subject
+      self.origin = origin
+      self.image = image
+      self.problems = problems
+      self.isCandidate = isCandidate
+    }
+
+    var isContract: Bool { !isCandidate || (descriptor?.isContractLibrary ?? false) }
+
+    /// `problem`, with this library's subject and origin where it has none.
+    func annotate(_ problem: PluginProblem) -> PluginProblem {
+      var problem = problem
+      if problem.subject == nil { problem.subject = subject }
+      if problem.origin == nil { problem.origin = origin }
+      return problem
+    }
+  }
+
+  let host: HostFacts
+  var libraries: [Library] = []
+  var byIdentity: [FileIdentity: Int] = [:]
+  /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and the contract
+  /// library each stands for (`nil` for a library without a descriptor).
+  var loadedNames: [String: Int?] = [:]
+  var problems: [PluginProblem] = []
+
+  init(host: HostFacts) {
+    self.host = host
+    for name in host.loadedLibraries { loadedNames[name] = .some(nil) }
+  }
+
+  mutating func check(_ candidates: [PluginCandidate]) -> (
+    plugins: [GatedPlugin], problems: [PluginProblem]
+  ) {
+    // 1. Read every candidate and the contract libraries it needs, in load order.
+    let candidateLibrary = candidates.map { candidate in
+      let index = open(candidate)
+      if let soname = libraries[index].image?.soname, loadedNames[soname] == nil {
+        loadedNames[soname] = .some(libraries[index].isContract ? index : nil)
+      }
+      if libraries[index].image != nil, libraries[index].contracts.isEmpty {
+        libraries[index].contracts = resolveContracts(of: index)
+      }
+      return index
+    }
+    // 2. Check each library once, and each candidate's claims about it.
+    let watched = watchedModules()
+    var refusedCandidates = Set<Int>()
+    var hashes: [Int: String] = [:]
+    for index in libraries.indices {
+      checkLibrary(index, watched: watched)
+      problems += libraries[index].problems
+      for (position, candidate) in candidates.enumerated() where candidateLibrary[position] == index
+      {
+        let found = checkClaims(candidate, against: index, hashes: &hashes)
+        if !found.isEmpty { refusedCandidates.insert(position) }
+        problems += found
+      }
+    }
+    // 3. Check across libraries, then refuse what depends on a refused library.
+    var refused = Set(libraries.indices.filter { !libraries[$0].problems.isEmpty })
+    refused.formUnion(refusedCandidates.map { candidateLibrary[$0] })
+    var graph = RequirementGraph(libraries)
+    problems += graph.duplicates()
+    problems += graph.unmetRequirements()
+    problems += graph.cycles()
+    refused.formUnion(graph.faulted)
+    problems += graph.propagate(refused: &refused)
+    var plugins: [GatedPlugin] = []
+    for (position, candidate) in candidates.enumerated() {
+      let library = libraries[candidateLibrary[position]]
+      guard !refused.contains(candidateLibrary[position]), !refusedCandidates.contains(position),
+        let descriptor = library.descriptor
+      else { continue }
+      let contracts = library.contracts.compactMap { index -> GatedPlugin.Contract? in
+        guard let descriptor = libraries[index].descriptor else { return nil }
+        return .init(name: descriptor.plugin, path: libraries[index].path, descriptor: descriptor)
+      }
+      plugins.append(
+        GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
+    }
+    return (plugins, problems)
+  }
+
+  // MARK: Reading
+
+  /// The library a candidate names, read once per file.
+  private mutating func open(_ candidate: PluginCandidate) -> Int {
+    do throws(PluginProblem) {
+      let file = try ByteFile(path: candidate.library)
+      if let known = byIdentity[file.identity] {
+        libraries[known].isCandidate = true
+        return known
+      }
+      let image = try ELFImage(layout: ELFLayout(file))
+      return add(
+        Library(
+          path: candidate.library, subject: candidate.name, origin: candidate.origin, image: image,
+          problems: [], isCandidate: true))
+    } catch {
+      var problem = error
+      problem.subject = candidate.name
+      problem.origin = candidate.origin
+      return add(
+        Library(
+          path: candidate.library, subject: candidate.name, origin: candidate.origin, image: nil,
+          problems: [problem], isCandidate: true))
+    }
+  }
+
+  private mutating func add(_ library: Library) -> Int {
+    libraries.append(library)
+    let index = libraries.count - 1
+    if let image = library.image {
+      byIdentity[image.identity] = index
+      if let section = image.section(named: PluginDescriptor.sectionName) {
+        let (descriptor, found) = PluginDescriptor.parse(section, file: library.path)
+        libraries[index].descriptor = descriptor
+        if library.subject == nil { libraries[index].subject = descriptor?.plugin }
+        libraries[index].problems += found.map(libraries[index].annotate)
+      }
+    }
+    return index
+  }
+
+  /// The contract libraries the loader opens with library `root`, breadth first like `ld.so`.
+  private mutating func resolveContracts(of root: Int) -> [Int] {
+    var order: [Int] = []
+    var queue: [(index: Int, inherited: [SearchPath.Directory])] = [(root, [])]
+    var head = 0
+    while head < queue.count {
+      let (index, inherited) = queue[head]
+      head += 1
+      guard let image = libraries[index].image else { continue }
+      var search: SearchPath?  // made only when a name is not loaded yet
+      for name in image.neededLibraries {
+        let found: Int?
+        if let known = loadedNames[name] {
+          found = known
+        } else {
+          let path = search ?? SearchPath(for: image, inherited: inherited)
+          search = path
+          found = locate(name, neededBy: index, search: path)
+        }
+        if let found, found != root, !order.contains(found) {
+          order.append(found)
+          queue.append((found, (search ?? SearchPath(for: image, inherited: inherited)).inherited))
+        }
+      }
+    }
+    return order
+  }
+
+  /// Finds `name` where the loader would; records the name as loaded when found, and returns the
+  /// contract library it is (`nil` for a library without a descriptor, or none found).
+  private mutating func locate(_ name: String, neededBy parent: Int, search: SearchPath) -> Int? {
+    for (path, how) in search.candidates(for: name) {
+      // The loader skips files it cannot open and ELF files of another class or machine.
+      // Most needed libraries are not contract libraries: read only their headers.
+      guard let file = try? ByteFile(path: path, head: 64), let layout = try? ELFLayout(file),
+        layout.machine == host.machine
+      else { continue }
+      if let known = byIdentity[file.identity] {
+        loadedNames[name] = .some(libraries[known].isContract ? known : nil)
+        return libraries[known].isContract ? known : nil
+      }
+      guard layout.section(named: PluginDescriptor.sectionName) != nil else {
+        loadedNames[name] = .some(nil)
+        return nil
+      }
+      let origin = "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through \(how)"
+      let index: Int
+      do throws(PluginProblem) {
+        index = add(
+          Library(
+            path: path, subject: nil, origin: origin, image: try ELFImage(layout: layout),
+            problems: [], isCandidate: false))
+      } catch {
+        var problem = error
+        problem.origin = origin
+        index = add(
+          Library(
+            path: path, subject: nil, origin: origin, image: nil, problems: [problem],
+            isCandidate: false))
+      }
+      loadedNames[name] = .some(index)
+      if let soname = libraries[index].image?.soname, loadedNames[soname] == nil {
+        loadedNames[soname] = .some(index)
+      }
+      return index
+    }
+    return nil
+  }
+
+  // MARK: Checking one library
+
+  /// Module names no library may define unless it is that module: the ABI's and every contract
+  /// library's.
+  private func watchedModules() -> [String] {
+    var names = host.abiModules
+    for library in libraries where library.isContract {
+      if let name = library.descriptor?.plugin, !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+
+  private mutating func checkLibrary(_ index: Int, watched: [String]) {
+    guard let image = libraries[index].image else { return }
+    var found: [PluginProblem] = []
+    if !image.isSharedObject {
+      let kinds: [UInt16: String] = [
+        1: "ET_REL (1): an object file; link it with -shared", 2: "ET_EXEC (2): an executable",
+        4: "ET_CORE (4): a core dump",
+      ]
+      found.append(
+        PluginProblem(
+          .notSharedObject, file: image.path, field: "e_type",
+          expected: "ET_DYN (3): a shared library",
+          found: kinds[image.fileType] ?? "\(image.fileType)",
+          hint: "build the plugin as a .dynamic library product"))
+    }
+    if image.machine != host.machine {
+      found.append(
+        PluginProblem(
+          .wrongMachine, file: image.path, field: "e_machine", expected: "\(host.machine)",
+          found: "\(image.machine)",
+          hint: "the library was built for another processor; rebuild it on this host"))
+    }
+    if image.section(named: PluginDescriptor.sectionName) == nil {
+      found.append(
+        PluginProblem(
+          .noDescriptor, file: image.path, field: PluginDescriptor.sectionName,
+          message: "the library has no 'apiary_plugin' section",
+          hint: "it was not built as an Apiary plugin; a plugin package has a descriptor target"
+            + " with APIARY_PLUGIN(...) (see 'apiary plugin new')"))
+    }
+    if let descriptor = libraries[index].descriptor {
+      found += checkBuild(descriptor, file: image.path)
+      let own = Set(
+        [descriptor.plugin]
+          + (descriptor.modules + descriptor.targets).compactMap {
+            $0.split(separator: ".").first.map(String.init)
+          })
+      found += embeddedCopies(in: image, of: watched.filter { !own.contains($0) })
+      if libraries[index].isCandidate && !descriptor.isContractLibrary
+        && !image.defines(LoadGate.entrySymbol)
+      {
+        found.append(
+          PluginProblem(
+            .missingEntry, file: image.path, field: LoadGate.entrySymbol,
+            expected: "a symbol defined in .dynsym",
+            found:
+              "none (dlsym would fail: \(image.path): undefined symbol: \(LoadGate.entrySymbol))",
+            hint: "the descriptor exports modules or targets, so the library must export"
+              + " @_cdecl(\"\(LoadGate.entrySymbol)\"); 'apiary plugin new' scaffolds it"))
+      }
+    }
+    libraries[index].problems += found.map(libraries[index].annotate)
+  }
+
+  /// The descriptor's compiled-against facts against the host's.
+  private func checkBuild(_ descriptor: PluginDescriptor, file: String) -> [PluginProblem] {
+    var found: [PluginProblem] = []
+    func compare(_ field: String, _ expected: String, _ actual: String, _ hint: String) {
+      guard expected != actual else { return }
+      found.append(
+        PluginProblem(
+          .incompatibleBuild, file: file, field: field, line: descriptor.line(of: field),
+          expected: expected, found: actual, hint: hint))
+    }
+    compare(
+      "descriptor", "\(PluginDescriptor.format)", "\(descriptor.format)",
+      "the descriptor format differs; build the plugin with this host's Apiary")
+    compare(
+      "abi", host.abiHash.lowercased(), descriptor.abi.lowercased(),
+      "the plugin was built against another Apiary; rebuild it with this host's Apiary")
+    compare(
+      "compiler", host.compiler, descriptor.compiler,
+      "the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux;"
+        + " rebuild it with this host's toolchain")
+    compare(
+      "triple", host.triple, descriptor.triple,
+      "the plugin was built for another platform; rebuild it for this host")
+    if let apiary = descriptor.requires.first(where: { $0.name == "apiary" }),
+      !apiary.range.contains(host.apiaryVersion)
+    {
+      found.append(
+        PluginProblem(
+          .unmetRequirement, file: file, field: "requires apiary", line: apiary.line,
+          expected: "a host whose Apiary is in \(apiary.range)",
+          found: "Apiary \(host.apiaryVersion)",
+          hint: "use a plugin version made for this Apiary, or a host in that range"))
+    }
+    return found
+  }
+
+  /// One problem per watched module whose type or protocol descriptors `image` defines.
+  private func embeddedCopies(in image: ELFImage, of modules: [String]) -> [PluginProblem] {
+    guard !modules.isEmpty else { return [] }
+    let names = modules.map { Array($0.utf8) }
+    var counts = [Int](repeating: 0, count: names.count)
+    var examples = [String](repeating: "", count: names.count)  // the first in name order
+    image.symbols.forEachSymbol { symbol, defined in
+      guard defined, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
+        let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
+        let which = names.firstIndex(where: { $0.elementsEqual(module) })
+      else { return }
+      counts[which] += 1
+      let name = String(decoding: symbol, as: UTF8.self)
+      if examples[which].isEmpty || name < examples[which] { examples[which] = name }
+    }
+    return modules.indices.filter { counts[$0] > 0 }.map { which in
+      let module = modules[which]
+      let source =
+        host.abiModules.contains(module)
+        ? "Apiary's dynamic library product ('Apiary')"
+        : "the contract library's dynamic product"
+      return PluginProblem(
+        .embeddedCopy, file: image.path, field: ".dynsym",
+        message: "the library embeds its own copy of module '\(module)'",
+        expected: "\(module)'s types only referenced, bound at load to the one shared copy",
+        found: "\(counts[which]) type or protocol descriptor\(counts[which] == 1 ? "" : "s")"
+          + " of \(module) defined here, e.g. \(examples[which])",
+        hint: "it linked \(module) statically, which splits type identity (casts fail, singletons"
+          + " split); depend on \(source) by package path instead of its targets")
+    }
+  }
+
+  /// The candidate's claims (name, version, sha256) against the library it names.
+  private func checkClaims(
+    _ candidate: PluginCandidate, against index: Int, hashes: inout [Int: String]
+  )
+    -> [PluginProblem]
+  {
+    let library = libraries[index]
+    var found: [PluginProblem] = []
+    func problem(
+      _ kind: PluginProblem.Kind, _ field: String, line: Int? = nil, expected: String,
+      found actual: String, hint: String
+    ) {
+      found.append(
+        PluginProblem(
+          kind, subject: candidate.name ?? library.subject, file: candidate.library,
+          origin: candidate.origin, field: field, line: line, expected: expected, found: actual,
+          hint: hint))
+    }
+    if let descriptor = library.descriptor {
+      if let name = candidate.name, name != descriptor.plugin {
+        problem(
+          .manifestMismatch, "plugin", line: descriptor.line(of: "plugin"), expected: name,
+          found: descriptor.plugin,
+          hint: "the manifest names another plugin than the library holds; fix the manifest's"
+            + " name or its library path")
+      }
+      if let claimed = candidate.version, (try? SemanticVersion(claimed)) != descriptor.version {
+        problem(
+          .manifestMismatch, "version", line: descriptor.line(of: "version"), expected: claimed,
+          found: "\(descriptor.version)",
+          hint: "the manifest's version differs from the library's; update the manifest or"
+            + " rebuild the plugin")
+      }
+    }
+    if let expected = candidate.sha256?.lowercased(), library.image != nil {
+      let actual: String
+      if let known = hashes[index] {
+        actual = known
+      } else {
+        do throws(PluginProblem) {
+          actual = try SHA256.hex(ofFile: library.path)
+        } catch {
+          var problem = error
+          problem.subject = candidate.name ?? library.subject
+          problem.origin = candidate.origin
+          return found + [problem]
+        }
+        hashes[index] = actual
+      }
+      if actual != expected {
+        problem(
+          .checksumMismatch, "sha256", expected: expected, found: actual,
+          hint: "the file changed since the manifest was written; reinstall the plugin, or"
+            + " update the manifest's sha256 if this build is the one you trust")
+      }
+    }
+    return found
+  }
+}

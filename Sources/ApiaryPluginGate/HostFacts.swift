@@ -1,0 +1,46 @@
+/// What the host was built as: the facts a plugin's descriptor must match.
+///
+/// ```swift
+/// let host = HostFacts(
+///   apiaryVersion: SemanticVersion(1, 4, 0), abiHash: "3f2a9c", compiler: "Clang 17.0.0",
+///   triple: "x86_64-unknown-linux-gnu", abiModules: ["Apiary"])
+/// ```
+public struct HostFacts: Sendable, Hashable {
+  /// The host's Apiary version, checked against `requires apiary` ranges.
+  public var apiaryVersion: SemanticVersion
+  /// The hash of the ABI plugins compile against.
+  public var abiHash: String
+  /// The C `__VERSION__` of the toolchain that built the host.
+  public var compiler: String
+  /// The host's target triple.
+  public var triple: String
+  /// The Swift modules that make up the ABI (`Apiary`, …): a plugin must not define them.
+  public var abiModules: [String]
+  /// The processor the host runs on.
+  public var machine: ELFMachine
+  /// Names (`DT_NEEDED` names or sonames, like `libswiftCore.so`) of libraries the host process
+  /// has already loaded and that are not contract libraries: the Swift runtime, libc,
+  /// `libApiary.so`. The loader binds a plugin's need for such a name to the loaded copy, so the
+  /// gate does not look for it on disk.
+  public var loadedLibraries: Set<String>
+
+  /// Collects the host's facts; `machine` defaults to the one this code runs on.
+  ///
+  /// ```swift
+  /// let facts = HostFacts(
+  ///   apiaryVersion: SemanticVersion(1, 0, 0), abiHash: "ab", compiler: "c", triple: "t",
+  ///   abiModules: ["Apiary"], machine: .aarch64)
+  /// ```
+  public init(
+    apiaryVersion: SemanticVersion, abiHash: String, compiler: String, triple: String,
+    abiModules: [String], machine: ELFMachine = .host, loadedLibraries: Set<String> = []
+  ) {
+    self.apiaryVersion = apiaryVersion
+    self.abiHash = abiHash
+    self.compiler = compiler
+    self.triple = triple
+    self.abiModules = abiModules
+    self.machine = machine
+    self.loadedLibraries = loadedLibraries
+  }
+}

@@ -1,0 +1,276 @@
+/// A plugin's descriptor: the `apiary_plugin` section of its library, read without running it.
+///
+/// The section holds UTF-8 lines of `key value` (one space after the key), ended by a NUL byte.
+/// Apiary's header writes `descriptor`, `apiary`, `abi`, `compiler` and `triple`; the plugin
+/// author writes `plugin`, `version`, and any number of `module`, `target` and `requires` lines.
+///
+/// ```swift
+/// let text = """
+///   descriptor 1
+///   apiary 1.4.0
+///   abi 3f2a9c
+///   compiler Clang 17.0.0
+///   triple x86_64-unknown-linux-gnu
+///   plugin notes
+///   version 1.0.0
+///   module NotesPlugin.NotesModule
+///   requires NotebookKit >=1.0.0 <2.0.0
+///   """
+/// let (descriptor, problems) = PluginDescriptor.parse(Array(text.utf8) + [0], file: "libNotes.so")
+/// assert(problems.isEmpty && descriptor?.requires.first?.name == "NotebookKit")
+/// ```
+public struct PluginDescriptor: Sendable, Hashable {
+  /// One `requires` line: another plugin or contract library (or `apiary`) and a range.
+  public struct Requirement: Sendable, Hashable {
+    /// The plugin name, contract library module name, or `apiary`.
+    public let name: String
+    /// The versions that satisfy it.
+    public let range: VersionRange
+    /// Its line in the descriptor.
+    public let line: Int
+  }
+
+  /// The ELF section that holds the descriptor.
+  public static let sectionName = "apiary_plugin"
+  /// The descriptor format this host reads.
+  public static let format = 1
+
+  /// The descriptor format (`descriptor` line).
+  public let format: Int
+  /// The plugin's name; for a contract library, its Swift module name.
+  public let plugin: String
+  /// The plugin's version.
+  public let version: SemanticVersion
+  /// The Apiary version it was compiled against.
+  public let apiary: SemanticVersion
+  /// The hash of the Apiary ABI it was compiled against.
+  public let abi: String
+  /// The C `__VERSION__` of the toolchain that compiled it.
+  public let compiler: String
+  /// The target triple it was compiled for.
+  public let triple: String
+  /// The module types it exports (`NotesPlugin.NotesModule`).
+  public let modules: [String]
+  /// The target types it exports.
+  public let targets: [String]
+  /// What it requires, in order.
+  public let requires: [Requirement]
+  /// The descriptor text as written (without the NUL).
+  public let text: String
+  /// The line of each single-valued key, in `Parser.singleKeys` order.
+  private let keyLines: [Int?]
+
+  /// The line of a single-valued key (`abi`, `version`, …), for messages.
+  ///
+  /// ```swift
+  /// let line = descriptor.line(of: "abi")  // 3
+  /// ```
+  public func line(of key: String) -> Int? {
+    Parser.singleKeys.firstIndex(of: key).flatMap { keyLines[$0] }
+  }
+
+  /// Whether this is a contract library: a descriptor that exports no module and no target.
+  public var isContractLibrary: Bool { modules.isEmpty && targets.isEmpty }
+
+  /// Parses the bytes of an `apiary_plugin` section. Returns every problem (each with its line
+  /// and key), and the descriptor when all required keys are present and valid; unknown or
+  /// repeated keys are problems but do not stop the rest from being read.
+  ///
+  /// ```swift
+  /// let (descriptor, problems) = PluginDescriptor.parse(bytes, file: "/plugins/libNotes.so")
+  /// ```
+  public static func parse(_ section: [UInt8], file: String) -> (
+    descriptor: PluginDescriptor?, problems: [PluginProblem]
+  ) {
+    var parser = Parser(file: file)
+    return parser.parse(section)
+  }
+
+  private init(_ parser: Parser, text: String) throws(Missing) {
+    guard let format = parser.format, let version = parser.version, let apiary = parser.apiary,
+      let abi = parser.values[2]?.value, let compiler = parser.values[3]?.value,
+      let triple = parser.values[4]?.value, let plugin = parser.values[5]?.value
+    else { throw Missing() }
+    self.format = format
+    self.version = version
+    self.apiary = apiary
+    self.plugin = plugin
+    self.abi = abi
+    self.compiler = compiler
+    self.triple = triple
+    modules = parser.modules
+    targets = parser.targets
+    requires = parser.requires
+    self.text = text
+    keyLines = parser.values.map { $0?.line }
+  }
+
+  private struct Missing: Error {}
+
+  /// Reads the descriptor's bytes line by line, without per-character string work.
+  private struct Parser {
+    static let singleKeys = [
+      "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
+    ]
+    static let listKeys = ["module", "target", "requires"]
+
+    let file: String
+    var problems: [PluginProblem] = []
+    /// The value and line of each of `singleKeys`, in that order.
+    var values = [(value: String, line: Int)?](repeating: nil, count: 7)
+    var format: Int?
+    var version: SemanticVersion?
+    var apiary: SemanticVersion?
+    var modules: [String] = []
+    var targets: [String] = []
+    var requires: [Requirement] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func problem(
+      _ line: Int?, _ field: String?, _ message: String? = nil, expected: String? = nil,
+      found: String? = nil, hint: String? = nil
+    ) {
+      problems.append(
+        PluginProblem(
+          .malformedDescriptor, file: file, field: field, line: line, message: message,
+          expected: expected, found: found, hint: hint))
+    }
+
+    mutating func parse(_ section: [UInt8]) -> (PluginDescriptor?, [PluginProblem]) {
+      guard let end = section.firstIndex(of: 0) else {
+        problem(
+          nil, PluginDescriptor.sectionName, "the descriptor is not NUL-terminated",
+          hint: "write it with the APIARY_PLUGIN macro of ApiaryPlugin.h")
+        return (nil, problems)
+      }
+      if section[(end + 1)...].contains(where: { $0 != 0 }) {
+        problem(
+          nil, PluginDescriptor.sectionName, "the section holds more than one descriptor",
+          hint: "a library may have exactly one APIARY_PLUGIN; was a second descriptor linked in?")
+      }
+      guard let text = String(validating: section[..<end], as: UTF8.self) else {
+        problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
+        return (nil, problems)
+      }
+      var start = 0
+      var line = 0
+      while start < end {
+        let stop = section[start..<end].firstIndex(of: 0x0a) ?? end
+        line += 1
+        read(section[start..<stop], line: line)
+        start = stop + 1
+      }
+      for (key, entry) in zip(Self.singleKeys, values) where entry == nil {
+        problem(
+          nil, key, "missing", expected: "a line '\(key) …'",
+          hint: ["plugin", "version"].contains(key)
+            ? "add it to the plugin's APIARY_PLUGIN text"
+            : "written by ApiaryPlugin.h; build the plugin with Apiary's header")
+      }
+      return (try? PluginDescriptor(self, text: text), problems)
+    }
+
+    /// One line: `key value`, with exactly one space after the key.
+    mutating func read(_ bytes: ArraySlice<UInt8>, line: Int) {
+      guard !bytes.isEmpty else { return }
+      guard let space = bytes.firstIndex(of: 0x20) else {
+        problem(
+          line, nil, expected: "'key value'", found: "'\(String(decoding: bytes, as: UTF8.self))'")
+        return
+      }
+      let key = String(decoding: bytes[..<space], as: UTF8.self)
+      let rest = bytes[(space + 1)...]
+      guard let first = rest.first, first != 0x20 else {
+        problem(
+          line, key, expected: "one space, then a value",
+          found: "'\(String(decoding: bytes, as: UTF8.self))'")
+        return
+      }
+      let value = String(decoding: rest, as: UTF8.self)
+      switch key {
+      case "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version":
+        let slot = Self.singleKeys.firstIndex(of: key) ?? 0
+        if let earlier = values[slot] {
+          problem(
+            line, key, "repeated (first on line \(earlier.line))", hint: "'\(key)' may appear once")
+          return
+        }
+        values[slot] = (value, line)
+        check(key, value, rest, line)
+      case "module", "target":
+        guard Self.isTypeName(rest) else {
+          problem(
+            line, key, expected: "a Swift type name with its module, like NotesPlugin.NotesModule",
+            found: "'\(value)'")
+          return
+        }
+        if key == "module" { modules.append(value) } else { targets.append(value) }
+      case "requires":
+        guard let requirement = requirement(value, line) else { return }
+        if let earlier = requires.first(where: { $0.name == requirement.name }) {
+          problem(
+            line, key, "'\(requirement.name)' is already required on line \(earlier.line)",
+            hint: "write all of its bounds on one line, like '>=1.0.0 <2.0.0'")
+        } else {
+          requires.append(requirement)
+        }
+      default:
+        problem(
+          line, key, "unknown key",
+          hint: "known keys: \((Self.singleKeys + Self.listKeys).joined(separator: ", "))")
+      }
+    }
+
+    mutating func check(_ key: String, _ value: String, _ bytes: ArraySlice<UInt8>, _ line: Int) {
+      switch key {
+      case "descriptor":
+        format = Int(value)
+        if format == nil {
+          problem(line, key, expected: "a format number like 1", found: "'\(value)'")
+        }
+      case "apiary", "version":
+        do throws(VersionSyntaxError) {
+          let parsed = try SemanticVersion(value)
+          if key == "apiary" { apiary = parsed } else { version = parsed }
+        } catch {
+          problem(line, key, "'\(value)' is not a SemVer version: \(error.reason)")
+        }
+      case "abi":
+        if !bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) {
+          problem(line, key, expected: "a hexadecimal hash", found: "'\(value)'")
+        }
+      case "plugin":
+        if bytes.contains(0x20) {
+          problem(line, key, expected: "a name without spaces", found: "'\(value)'")
+        }
+      default:
+        break
+      }
+    }
+
+    /// `Module.Type` (or deeper): dot-separated non-empty parts, no spaces.
+    static func isTypeName(_ bytes: ArraySlice<UInt8>) -> Bool {
+      bytes.contains(0x2e) && !bytes.contains(0x20) && bytes.first != 0x2e && bytes.last != 0x2e
+        && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x2e && $1 == 0x2e }
+    }
+
+    mutating func requirement(_ value: String, _ line: Int) -> Requirement? {
+      guard let space = value.utf8.firstIndex(of: 0x20) else {
+        problem(
+          line, "requires",
+          expected: "'requires <name> <range>', like 'requires NotebookKit ^1.0.0'",
+          found: "'requires \(value)'")
+        return nil
+      }
+      let name = String(value[..<space])
+      do throws(VersionSyntaxError) {
+        let range = try VersionRange(String(value[value.utf8.index(after: space)...]))
+        return Requirement(name: name, range: range, line: line)
+      } catch {
+        problem(line, "requires", "\(error)")
+        return nil
+      }
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/// The checks across libraries: plugin names and exported types used once, `requires` met by
+/// the copy that will be used, no cycles, and refusal spreading to whatever depends on a refused
+/// library. Every walk is iterative and linear in libraries plus edges.
+struct RequirementGraph {
+  typealias Library = GateRun.Library
+
+  let libraries: [Library]
+  /// The library that provides each plugin name: the first one in load order.
+  private var providers: [String: Int] = [:]
+  /// For each library, the libraries its `requires` lines resolve to, with the line.
+  private var edges: [[(to: Int, line: Int)]]
+  /// Libraries that got a problem here.
+  private(set) var faulted: Set<Int> = []
+
+  init(_ libraries: [Library]) {
+    self.libraries = libraries
+    edges = Array(repeating: [], count: libraries.count)
+  }
+
+  /// Plugin names used by two libraries, and types exported by two libraries.
+  mutating func duplicates() -> [PluginProblem] {
+    var problems: [PluginProblem] = []
+    var exporters: [String: Int] = [:]
+    for (index, library) in libraries.enumerated() {
+      guard let descriptor = library.descriptor else { continue }
+      if let first = providers[descriptor.plugin] {
+        problems.append(
+          refuse(
+            index,
+            PluginProblem(
+              .duplicate, file: library.path, field: "plugin", line: descriptor.line(of: "plugin"),
+              message: "plugin name '\(descriptor.plugin)' is also used by \(place(first))",
+              hint: "each plugin is loaded once; remove one of the two, or rename one plugin")))
+      } else {
+        providers[descriptor.plugin] = index
+      }
+      for (field, types) in [("module", descriptor.modules), ("target", descriptor.targets)] {
+        for type in types {
+          if let first = exporters[type], first != index {
+            problems.append(
+              refuse(
+                index,
+                PluginProblem(
+                  .duplicate, file: library.path, field: field,
+                  message: "type '\(type)' is also exported by \(place(first))",
+                  hint: "a type may come from one library only; remove one of the two")))
+          } else {
+            exporters[type] = index
+          }
+        }
+      }
+    }
+    return problems
+  }
+
+  /// `requires` lines with no provider, or whose provider's version is outside the range. The
+  /// provider of a contract library a library needs is the copy the loader binds it to.
+  mutating func unmetRequirements() -> [PluginProblem] {
+    var problems: [PluginProblem] = []
+    for (index, library) in libraries.enumerated() {
+      guard let descriptor = library.descriptor else { continue }
+      for requirement in descriptor.requires where requirement.name != "apiary" {
+        let name = requirement.name
+        let bound = library.contracts.first { libraries[$0].descriptor?.plugin == name }
+        guard let provider = bound ?? providers[name],
+          let version = libraries[provider].descriptor?.version
+        else {
+          problems.append(
+            refuse(
+              index,
+              PluginProblem(
+                .unmetRequirement, file: library.path, field: "requires", line: requirement.line,
+                message: "no plugin or contract library named '\(name)' is loaded",
+                expected: "\(name) \(requirement.range)", found: "nothing",
+                hint: "add the manifest of '\(name)', or ship its library where this one's"
+                  + " RUNPATH finds it")))
+          continue
+        }
+        edges[index].append((provider, requirement.line))
+        if !requirement.range.contains(version) {
+          problems.append(
+            refuse(
+              index,
+              PluginProblem(
+                .unmetRequirement, file: library.path, field: "requires", line: requirement.line,
+                expected: "\(name) \(requirement.range)",
+                found: "\(name) \(version) in \(place(provider))",
+                hint: "install a version of '\(name)' in that range, or rebuild this plugin"
+                  + " against the one installed")))
+        }
+      }
+    }
+    return problems
+  }
+
+  /// One problem per cycle among `requires`, printed as a path `a → b → a`. Run after
+  /// ``unmetRequirements()``, which builds the edges.
+  mutating func cycles() -> [PluginProblem] {
+    var problems: [PluginProblem] = []
+    var state = [UInt8](repeating: 0, count: libraries.count)  // 0 new, 1 on the path, 2 done
+    for start in libraries.indices where state[start] == 0 {
+      var path: [(node: Int, next: Int)] = [(start, 0)]
+      state[start] = 1
+      while let top = path.last {
+        guard top.next < edges[top.node].count else {
+          state[top.node] = 2
+          path.removeLast()
+          continue
+        }
+        path[path.count - 1].next += 1
+        let target = edges[top.node][top.next].to
+        if state[target] == 0 {
+          state[target] = 1
+          path.append((target, 0))
+        } else if state[target] == 1, let first = path.firstIndex(where: { $0.node == target }) {
+          let members = path[first...].map(\.node)
+          let names = (members + [target]).map { libraries[$0].descriptor?.plugin ?? "?" }
+          let line = edges[target][path[first].next - 1].line
+          faulted.formUnion(members)  // all refused; the one problem below says why
+          problems.append(
+            refuse(
+              target,
+              PluginProblem(
+                .requirementCycle, file: libraries[target].path, field: "requires", line: line,
+                message: "plugins require each other in a cycle: "
+                  + names.joined(separator: " → "),
+                hint: "plugins in a cycle cannot be ordered; remove one of these requires lines")))
+        }
+      }
+    }
+    return problems
+  }
+
+  /// Refuses, transitively, every library that needs a refused contract library or requires a
+  /// refused plugin, with one problem each naming the refused one.
+  func propagate(refused: inout Set<Int>) -> [PluginProblem] {
+    var dependents = [[Int]](repeating: [], count: libraries.count)
+    for index in libraries.indices {
+      for edge in edges[index] { dependents[edge.to].append(index) }
+      for contract in libraries[index].contracts { dependents[contract].append(index) }
+    }
+    var problems: [PluginProblem] = []
+    var queue = refused.sorted()
+    var head = 0
+    while head < queue.count {
+      let cause = queue[head]
+      head += 1
+      for dependent in dependents[cause] where !refused.contains(dependent) {
+        refused.insert(dependent)
+        queue.append(dependent)
+        let library = libraries[dependent]
+        let name = libraries[cause].descriptor?.plugin ?? libraries[cause].subject ?? "?"
+        let needs = library.contracts.contains(cause)
+        problems.append(
+          library.annotate(
+            PluginProblem(
+              .unmetRequirement, file: library.path, field: needs ? "DT_NEEDED" : "requires",
+              message: needs
+                ? "needs contract library '\(name)' ('\(libraries[cause].path)'), which the gate refused"
+                : "requires '\(name)', which the gate refused",
+              hint: "see the problems of '\(name)' above")))
+      }
+    }
+    return problems
+  }
+
+  /// `plugin 'notes' (library '/p/libNotes.so', named in origin)`.
+  private func place(_ index: Int) -> String {
+    let library = libraries[index]
+    let name = library.descriptor?.plugin ?? library.subject ?? "?"
+    return "'\(name)' (library '\(library.path)', named in \(library.origin))"
+  }
+
+  private mutating func refuse(_ index: Int, _ problem: PluginProblem) -> PluginProblem {
+    faulted.insert(index)
+    return libraries[index].annotate(problem)
+  }
+}

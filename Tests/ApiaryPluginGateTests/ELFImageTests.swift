@@ -1,0 +1,165 @@
+import ApiaryPluginGate
+import Foundation
+import Testing
+
+@Suite struct ELFImageTests {
+  let fixtures: Fixtures
+
+  init() throws { fixtures = try Fixtures() }
+
+  /// A plugin that needs `libdep.so` (in `lib/`, found through RUNPATH `$ORIGIN/lib`).
+  private func plugin(flags: [String] = ["-Wl,-rpath,$ORIGIN/lib"]) throws -> String {
+    try fixtures.library(
+      "dep", in: "lib", descriptor: nil, entry: false,
+      source: "int dep_function(void) { return 1; }")
+    return try fixtures.library(
+      "Notes", descriptor: Fixtures.descriptor(plugin: "notes"),
+      source: "int dep_function(void);\nint notes_call(void) { return dep_function(); }",
+      flags: ["-L\(fixtures.directory)/lib", "-ldep", "-Wl,-soname,libNotes.so"] + flags)
+  }
+
+  @Test func readsARealSharedLibrary() throws {
+    let path = try plugin()
+    let image = try ELFImage(contentsOf: path)
+    #expect(image.path == path)
+    #expect(image.isSharedObject)
+    #expect(image.machine == .host)
+    #expect(image.neededLibraries.first == "libdep.so")
+    #expect(image.runpath == ["$ORIGIN/lib"])
+    #expect(image.rpath == [])
+    #expect(image.soname == "libNotes.so")
+    #expect(image.definedSymbols.contains("apiary_plugin_entry"))
+    #expect(image.definedSymbols.contains("notes_call"))
+    #expect(!image.definedSymbols.contains("dep_function"))
+    #expect(image.undefinedSymbols.contains("dep_function"))
+    #expect(image.defines("apiary_plugin_entry") && !image.defines("dep_function"))
+    #expect(image.sectionNames.contains(".dynsym") && image.sectionNames.contains("apiary_plugin"))
+    #expect(image.comment.contains { $0.contains("GCC") || $0.contains("clang") })
+    let descriptor = try #require(image.section(named: "apiary_plugin"))
+    #expect(descriptor.starts(with: Array("descriptor 1\n".utf8)))
+    #expect(descriptor.last == 0)
+    #expect(image.section(named: ".text") == nil)
+    #expect(image.fileSize == (try Fixtures.bytes(path)).count)
+  }
+
+  @Test func readsTheOlderRPATH() throws {
+    let image = try ELFImage(
+      contentsOf: plugin(flags: ["-Wl,-rpath,$ORIGIN/lib", "-Wl,--disable-new-dtags"]))
+    #expect(image.rpath == ["$ORIGIN/lib"])
+    #expect(image.runpath == [])
+  }
+
+  private func problem(_ path: String) -> String? {
+    do {
+      _ = try ELFImage(contentsOf: path)
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func filesThatAreNotLibraries() throws {
+    #expect(
+      problem(fixtures.directory + "/none.so")
+        == "library '\(fixtures.directory)/none.so': file not found (build the plugin first ('swift build' in its package), or fix the library path)"
+    )
+    #expect(
+      problem(fixtures.directory)
+        == "library '\(fixtures.directory)': expected a shared library file, found a directory")
+    let text = try fixtures.write(Array("hello, world\nthis is text".utf8), to: "text.so")
+    #expect(
+      problem(text)
+        == "library '\(text)': expected an ELF shared library (starting with \\x7fELF), found text starting with \"hello, world\" (a plugin library is the .so file that 'swift build' writes to .build/<configuration>/)"
+    )
+    let empty = try fixtures.write([], to: "empty.so")
+    #expect(problem(empty)?.contains("found an empty file") == true)
+    let binary = try fixtures.write(
+      [0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], to: "x.so")
+    #expect(problem(binary)?.contains("found bytes ca fe ba be") == true)
+  }
+
+  @Test func truncatedAndForeignELF() throws {
+    let bytes = try Fixtures.bytes(plugin())
+    let header = try fixtures.write(Array(bytes.prefix(40)), to: "header.so")
+    #expect(
+      problem(header)
+        == "library '\(header)': field 'ELF header': expected 64 bytes, found a file of 40 bytes (truncated?)"
+    )
+    let cut = try fixtures.write(Array(bytes.prefix(4000)), to: "cut.so")
+    #expect(
+      problem(cut)?.hasPrefix(
+        "library '\(cut)': field 'e_shoff': expected an offset inside the file (4000 bytes), found "
+      ) == true)
+    var class32 = bytes
+    class32[4] = 1
+    let narrow = try fixtures.write(class32, to: "narrow.so")
+    #expect(
+      problem(narrow)
+        == "library '\(narrow)': field 'EI_CLASS': expected ELFCLASS64 (2), found ELFCLASS32 (1): a 32-bit library (rebuild the plugin for this 64-bit host)"
+    )
+    var bigEndian = bytes
+    bigEndian[5] = 2
+    let big = try fixtures.write(bigEndian, to: "big.so")
+    #expect(
+      problem(big)
+        == "library '\(big)': field 'EI_DATA': expected ELFDATA2LSB (1, little-endian), found ELFDATA2MSB (2, big-endian) (rebuild the plugin for this host's processor)"
+    )
+    var hugeCount = bytes
+    hugeCount[60] = 0xff
+    hugeCount[61] = 0xfe
+    let huge = try fixtures.write(hugeCount, to: "huge.so")
+    #expect(problem(huge)?.contains("field 'e_shnum': expected at most") == true)
+  }
+
+  /// Random damage to a real library never crashes the reader or the gate: every outcome is an
+  /// image or a problem naming the file.
+  @Test func survivesRandomDamage() throws {
+    let bytes = try Fixtures.bytes(plugin())
+    let image = try ELFImage(contentsOf: plugin())
+    let tableStart = bytes.count - image.sectionNames.count * 64
+    var random = SplitMix64(seed: 12)
+    var outcomes = (images: 0, problems: 0)
+    for round in 0..<400 {
+      var damaged = bytes
+      for _ in 0..<Int.random(in: 1...8, using: &random) {
+        // Mostly the headers and the section table, where a bad value sends reads astray.
+        let position =
+          switch Int.random(in: 0..<3, using: &random) {
+          case 0: Int.random(in: 0..<64, using: &random)
+          case 1: Int.random(in: tableStart..<bytes.count, using: &random)
+          default: Int.random(in: 0..<bytes.count, using: &random)
+          }
+        damaged[position] = UInt8.random(in: 0...255, using: &random)
+      }
+      if round % 4 == 0 {
+        damaged = Array(damaged.prefix(Int.random(in: 0..<bytes.count, using: &random)))
+      }
+      let path = try fixtures.write(damaged, to: "fuzz.so")
+      do {
+        let read = try ELFImage(contentsOf: path)
+        _ = (read.definedSymbols, read.undefinedSymbols, read.defines("apiary_plugin_entry"))
+        outcomes.images += 1
+      } catch {
+        #expect(error.file == path)
+        outcomes.problems += 1
+      }
+      let (_, problems) = LoadGate.check(
+        [PluginCandidate(name: "notes", library: path, origin: "fuzz")], host: Fixtures.host)
+      #expect(problems.allSatisfy { $0.file.hasPrefix(fixtures.directory) })
+    }
+    #expect(outcomes.images > 0 && outcomes.problems > 0)
+  }
+}
+
+/// A seeded generator, so a failing damage pattern repeats.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9e37_79b9_7f4a_7c15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+    return z ^ (z >> 31)
+  }
+}
