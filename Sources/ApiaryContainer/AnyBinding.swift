@@ -14,11 +14,13 @@ class AnyBinding: @unchecked Sendable {
   let isEager: Bool
   let source: SourceLocation?
   let order: Int
+  /// Set when registered as one of several ranked providers of the key.
+  let rank: Int?
   @usableFromInline let family: Family
 
   init(
     key: BindingKey, serviceKey: ServiceKey, scope: Scope, owner: String?, kind: BindingInfo.Kind,
-    isEager: Bool, source: SourceLocation?, order: Int, family: Family
+    isEager: Bool, source: SourceLocation?, order: Int, rank: Int?, family: Family
   ) {
     self.key = key
     self.serviceKey = serviceKey
@@ -28,6 +30,7 @@ class AnyBinding: @unchecked Sendable {
     self.isEager = isEager
     self.source = source
     self.order = order
+    self.rank = rank
     self.family = family
   }
 
@@ -38,6 +41,10 @@ class AnyBinding: @unchecked Sendable {
   /// shared), otherwise a fresh copy with an empty cache. The caller holds `family.lock`.
   func copyForDerivation() -> AnyBinding { self }
 
+  /// Takes the built singleton or weak instance out, for the caller to release outside the
+  /// lock; a bound instance stays. The caller holds `family.lock`.
+  func takeBuilt() -> Any? { nil }
+
   /// Builds the instance unless it exists (eager singletons at boot).
   func buildEagerly(in registry: Registry) throws(ContainerError) {}
 
@@ -45,6 +52,6 @@ class AnyBinding: @unchecked Sendable {
   func info(built: Bool) -> BindingInfo {
     BindingInfo(
       key: serviceKey, scope: scope, owner: owner, kind: kind, isEager: isEager, isBuilt: built,
-      source: source)
+      source: source, rank: rank)
   }
 }

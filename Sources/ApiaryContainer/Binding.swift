@@ -24,22 +24,22 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
 
   init(
     _ serviceKey: ServiceKey, scope: Scope, owner: String?, kind: BindingInfo.Kind,
-    isEager: Bool = false, source: SourceLocation? = nil, order: Int, family: Family,
-    instance: T? = nil, make: @escaping Make
+    isEager: Bool = false, source: SourceLocation? = nil, order: Int, rank: Int? = nil,
+    family: Family, instance: T? = nil, make: @escaping Make
   ) {
     self.make = make
     self.cached = instance
     super.init(
       key: BindingKey(T.self, name: serviceKey.name, arguments: Args.self),
       serviceKey: serviceKey, scope: scope, owner: owner, kind: kind, isEager: isEager,
-      source: source, order: order, family: family)
+      source: source, order: order, rank: rank, family: family)
   }
 
   private convenience init(copying other: Binding<T, Args>) {
     self.init(
       other.serviceKey, scope: other.scope, owner: other.owner, kind: other.kind,
-      isEager: other.isEager, source: other.source, order: other.order, family: other.family,
-      make: other.make)
+      isEager: other.isEager, source: other.source, order: other.order, rank: other.rank,
+      family: other.family, make: other.make)
     completions = other.completions
     hasCompletions.store(!completions.isEmpty, ordering: .releasing)
   }
@@ -56,6 +56,15 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
 
   override func copyForDerivation() -> AnyBinding {
     scope == .singleton && cached != nil ? self : Binding(copying: self)
+  }
+
+  override func takeBuilt() -> Any? {
+    guard !kind.isInstance else { return nil }
+    defer {
+      cached = nil
+      weakObject = nil
+    }
+    return cached
   }
 
   override func buildEagerly(in registry: Registry) throws(ContainerError) {
@@ -102,8 +111,8 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
     defer {
       state.stack.removeLast()
       if shared { state.instances[id] = nil }
-      if state.stack.isEmpty, !state.instances.isEmpty {
-        state.instances.removeAll(keepingCapacity: true)
+      if state.stack.isEmpty, state.graph != nil || !state.instances.isEmpty {
+        state.endGraph()
       }
     }
     let value: T
@@ -125,8 +134,13 @@ final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
     return value
   }
 
+  /// The error a factory or hook threw, as a ``ContainerError``; a missing dependency names
+  /// this binding in its chain.
   @usableFromInline
   func wrap(_ error: any Error) -> ContainerError {
-    (error as? ContainerError) ?? .factoryFailed(serviceKey, underlying: error)
+    guard let error = error as? ContainerError else {
+      return .factoryFailed(serviceKey, underlying: error)
+    }
+    return error.neededBy(binding: serviceKey)
   }
 }

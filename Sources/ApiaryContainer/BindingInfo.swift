@@ -45,9 +45,12 @@ package struct BindingInfo: Sendable, CustomStringConvertible {
   package let isBuilt: Bool
   /// Where a manifest declared it.
   package let source: SourceLocation?
+  /// Its rank among several providers of the key, when registered with one.
+  package let rank: Int?
 
   package var description: String {
-    "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")] "
+    "\(key) [\(scope.rawValue)\(isEager ? ", eager" : "")\(isBuilt ? ", built" : "")"
+      + "\(rank.map { ", rank \($0)" } ?? "")] "
       + "\(kind), owner \(owner ?? "application")"
   }
 }

@@ -101,15 +101,20 @@ public final class Container: Sendable {
   ///   - eager: build the singleton in ``buildEagerSingletons()`` (boot) instead of on first use;
   ///     only singletons may be eager.
   ///   - override: replace an existing binding of the same key in this container instead of
-  ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``.
+  ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``. The replaced
+  ///     binding comes back when the overriding owner is removed.
+  ///   - rank: register one of several providers of the key: ranked bindings of one key live
+  ///     side by side; `resolve` picks the highest rank, then the earliest registration, and
+  ///     ``resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
+  ///     only one of its key.
   @discardableResult
   public func register<T>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
-    override: Bool = false, factory: @escaping @Sendable (Resolver) throws -> T
+    override: Bool = false, rank: Int? = nil, factory: @escaping @Sendable (Resolver) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name), scope: scope, eager: eager, kind: .factory,
-      override: override
+      override: override, rank: rank
     ) { (r, _: Void) in try factory(r) }
   }
 
@@ -125,11 +130,11 @@ public final class Container: Sendable {
   @discardableResult
   public func register<T, each A>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, override: Bool = false,
-    factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
+    rank: Int? = nil, factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: scope,
-      eager: false, kind: .factory, override: override
+      eager: false, kind: .factory, override: override, rank: rank
     ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
   }
 
@@ -140,11 +145,11 @@ public final class Container: Sendable {
   /// ```
   @discardableResult
   public func register<T>(
-    _ type: T.Type, name: String? = nil, instance: T, override: Bool = false
+    _ type: T.Type, name: String? = nil, instance: T, override: Bool = false, rank: Int? = nil
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name), scope: .singleton, eager: false, kind: .instance,
-      override: override, instance: instance
+      override: override, rank: rank, instance: instance
     ) { (_, _: Void) throws -> T in
       // Never called: the binding starts built and derived containers share it.
       throw ContainerError.notBound(ServiceKey(T.self, name: name), nearby: NearbyBindings())
@@ -155,26 +160,28 @@ public final class Container: Sendable {
   @discardableResult
   public func register<P: ServiceProvider>(
     _ type: P.Service.Type, name: String? = nil, scope: Scope = .transient,
-    eager: Bool = false, override: Bool = false, provider: P
+    eager: Bool = false, override: Bool = false, rank: Int? = nil, provider: P
   ) throws(ContainerError) -> BindingHandle<P.Service> {
     try add(
       ServiceKey(P.Service.self, name: name), scope: scope, eager: eager, kind: .provider,
-      override: override
+      override: override, rank: rank
     ) { (r, _: Void) in try provider.provide(r) }
   }
 
   package func add<T, Args>(
     _ key: ServiceKey, scope: Scope, eager: Bool, kind: BindingInfo.Kind, override: Bool,
-    source: SourceLocation? = nil, instance: T? = nil,
+    rank: Int? = nil, source: SourceLocation? = nil, instance: T? = nil,
     make: @escaping @Sendable (Resolver, Args) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     if eager, scope != .singleton { throw .eagerNotSingleton(key, scope: scope) }
     let binding = Binding<T, Args>(
       key, scope: scope, owner: owner, kind: kind, isEager: eager, source: source,
-      order: registry.family.nextOrder(), family: registry.family, instance: instance,
-      make: make)
+      order: registry.family.nextOrder(), rank: rank, family: registry.family,
+      instance: instance, make: make)
     try add(binding, override: override)
-    return BindingHandle(container: self, name: key.name) { binding.addCompletion($0) }
+    return BindingHandle(container: self, name: key.name, arguments: Args.self) {
+      binding.addCompletion($0)
+    }
   }
 
   func add(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
@@ -200,6 +207,50 @@ public final class Container: Sendable {
   /// Removes the bindings of several owners in one pass (the kernel's shutdown).
   package func removeAll(ownedBy owners: Set<String>) {
     registry.removeAll(ownedBy: owners)
+  }
+
+  /// Drops the built singleton and weak instances of this container's bindings, without
+  /// re-registering anything (log-out, a new session, test isolation): the next resolve builds
+  /// them anew. Instances bound with `instance:` stay, and holders keep what they have.
+  ///
+  /// ```swift
+  /// container.resetSingletons()                              // all of them
+  /// container.resetSingletons(of: (any Session).self)        // one key
+  /// ```
+  public func resetSingletons() {
+    registry.resetInstances(of: nil)
+  }
+
+  /// Drops the built instances of the bindings of `type` (and `name`) in this container.
+  public func resetSingletons<T>(of type: T.Type, name: String? = nil) {
+    registry.resetInstances(of: BindingKey(T.self, name: name, arguments: Void.self))
+  }
+
+  // MARK: Observing
+
+  /// Calls `observer` with every change to the bindings of `type` (and `name`) in this
+  /// container and its owned views: a provider added, removed, overridden or brought back. The
+  /// call happens on the registering thread after the registration is done, never while a
+  /// container lock is held; changes made on several threads at once may arrive in any order.
+  /// An error the observer throws is discarded: it never fails the registration. The current
+  /// providers are ``resolveAll(_:name:)``.
+  ///
+  /// ```swift
+  /// let token = container.observe((any Exporter).self) { change in print(change) }
+  /// ```
+  @discardableResult
+  public func observe<T>(
+    _ type: T.Type, name: String? = nil,
+    _ observer: @escaping @Sendable (BindingChange) throws -> Void
+  ) -> ObservationToken {
+    ObservationToken(
+      id: registry.observe(BindingKey(T.self, name: name, arguments: Void.self), observer))
+  }
+
+  /// Stops an observer; false when the token was already removed.
+  @discardableResult
+  public func removeObserver(_ token: ObservationToken) -> Bool {
+    registry.removeObserver(token.id)
   }
 
   // MARK: Resolving
@@ -232,6 +283,25 @@ public final class Container: Sendable {
     try registry.resolveIfBound(T.self, name: name, arguments: ())
   }
 
+  /// The instance of a binding with runtime arguments, or nil when nothing is bound.
+  public func optional<T, each A>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) throws(ContainerError) -> T? {
+    try registry.resolveIfBound(T.self, name: name, arguments: (repeat each arguments))
+  }
+
+  /// Every provider of `type` (and `name`), highest rank first, then earliest registration;
+  /// the first is what `resolve` returns. Empty when nothing is bound.
+  ///
+  /// ```swift
+  /// for exporter in try container.resolveAll((any Exporter).self) { try exporter.export() }
+  /// ```
+  public func resolveAll<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
+    -> [T]
+  {
+    try resolver.resolveAll(T.self, name: name)
+  }
+
   /// Whether `type` (and `name`) is bound here or in a parent.
   public func isBound<T>(_ type: T.Type, name: String? = nil) -> Bool {
     resolver.isBound(type, name: name)
@@ -242,9 +312,23 @@ public final class Container: Sendable {
     resolver.lazy(type, name: name)
   }
 
+  /// A ``Lazy`` for a binding with runtime arguments, given now and used on first `get()`.
+  public func lazy<T, each A: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) -> Lazy<T> {
+    resolver.lazy(type, name: name, arguments: repeat each arguments)
+  }
+
   /// A ``Provider`` that resolves on every `get()`.
   public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
     resolver.provider(type, name: name)
+  }
+
+  /// A ``Provider`` for a binding with runtime arguments, given now and used on every `get()`.
+  public func provider<T, each A: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) -> Provider<T> {
+    resolver.provider(type, name: name, arguments: repeat each arguments)
   }
 
   /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.

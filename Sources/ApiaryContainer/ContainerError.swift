@@ -8,12 +8,14 @@ import ApiarySupport
 /// // no binding for App.Clock; registered nearby: App.SystemClock, App.Calendar
 /// ```
 public enum ContainerError: Error, CustomStringConvertible {
-  /// Nothing is bound to the key; `nearby` lists the closest registered keys when printed.
+  /// Nothing is bound to the key; `nearby` says what needed it (the bindings being built and
+  /// the ``Injected`` property) and lists the closest registered keys when printed.
   case notBound(ServiceKey, nearby: NearbyBindings)
   /// The key is already bound in this container and the new binding is not an override.
   case duplicate(ServiceKey, existingOwner: String?, newOwner: String?)
-  /// A created or registered instance does not conform to the type it is bound to.
-  case doesNotConform(ServiceKey, implementation: Any.Type)
+  /// A created or registered instance, or a manifest service's implementation, does not
+  /// conform to the type it is bound to; `source` is where a manifest declared it.
+  case doesNotConform(ServiceKey, implementation: Any.Type, source: SourceLocation?)
   /// Resolving the first key led back to it through bindings that are not finished singletons.
   case cycle([ServiceKey])
   /// An eager binding must be a singleton.
@@ -32,15 +34,16 @@ public enum ContainerError: Error, CustomStringConvertible {
       let hint =
         key.typeName.hasPrefix("Swift.Optional<")
         ? " (an Optional was inferred: write resolve(Wrapped.self) or use optional(_:))" : ""
-      return "no binding for \(key)\(hint); "
+      return "no binding for \(key)\(hint)\(nearby.neededBy); "
         + (suggestions.isEmpty
           ? "the container has no bindings near it; register one or declare it in a manifest"
           : "registered nearby: " + suggestions.joined(separator: ", "))
     case .duplicate(let key, let existing, let new):
       return "\(key) is already bound by \(Self.owner(existing)); \(Self.owner(new)) cannot "
         + "bind it again: use a different name, or register with override: true to replace it"
-    case .doesNotConform(let key, let implementation):
-      return "\(ServiceKey.name(of: implementation)) does not conform to \(key.typeName), "
+    case .doesNotConform(let key, let implementation, let source):
+      return "\(Self.at(source))\(ServiceKey.name(of: implementation)) does not conform to "
+        + "\(key.typeName), "
         + "so it cannot be bound to \(key)"
     case .cycle(let path):
       return "dependency cycle: " + path.map(\.description).joined(separator: " → ")
@@ -60,6 +63,21 @@ public enum ContainerError: Error, CustomStringConvertible {
     }
   }
 
+  /// The same error, adding `key` (a binding whose factory needed the missing key) to the
+  /// front of the chain.
+  func neededBy(binding key: ServiceKey) -> ContainerError {
+    guard case .notBound(let missing, var nearby) = self else { return self }
+    nearby.requiredBy.insert(key, at: 0)
+    return .notBound(missing, nearby: nearby)
+  }
+
+  /// The same error, naming the ``Injected`` property whose resolve found no binding.
+  func neededBy(property: String, of type: Any.Type) -> ContainerError {
+    guard case .notBound(let key, var nearby) = self, nearby.property == nil else { return self }
+    nearby.property = "property '\(property)' of \(ServiceKey.name(of: type))"
+    return .notBound(key, nearby: nearby)
+  }
+
   private static func owner(_ owner: String?) -> String {
     owner.map { "module '\($0)'" } ?? "the application"
   }
@@ -74,11 +92,28 @@ public enum ContainerError: Error, CustomStringConvertible {
 public struct NearbyBindings: Sendable {
   let registry: Registry?
   let key: ServiceKey?
+  /// The bindings being built when the key was needed, outermost first (each binding adds
+  /// itself as the error passes through it, so a top-level miss costs nothing extra).
+  public internal(set) var requiredBy: [ServiceKey]
+  /// The ``Injected`` property that needed the key, e.g. `property 'store' of App.Editor`.
+  public internal(set) var property: String?
 
   @usableFromInline
-  init(registry: Registry? = nil, key: ServiceKey? = nil) {
+  init(registry: Registry? = nil, key: ServiceKey? = nil, requiredBy: [ServiceKey] = []) {
     self.registry = registry
     self.key = key
+    self.requiredBy = requiredBy
+  }
+
+  /// ` (needed by property 'log' of App.Store, while building App.Notes → App.Store)`, or
+  /// nothing for a top-level resolve.
+  var neededBy: String {
+    var parts: [String] = []
+    if let property { parts.append(property) }
+    if !requiredBy.isEmpty {
+      parts.append("while building " + requiredBy.map(\.description).joined(separator: " → "))
+    }
+    return parts.isEmpty ? "" : " (needed by " + parts.joined(separator: ", ") + ")"
   }
 
   /// Up to three registered keys, closest first: the same type under another name or with

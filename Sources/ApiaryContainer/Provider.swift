@@ -7,15 +7,13 @@
 /// let second = try makeRequest.get()  // another instance when Request is transient
 /// ```
 public struct Provider<T>: Sendable {
-  private let resolver: Resolver
-  private let name: String?
+  private let resolve: @Sendable () throws(ContainerError) -> T
 
-  init(resolver: Resolver, name: String?) {
-    self.resolver = resolver
-    self.name = name
+  init(_ resolve: @escaping @Sendable () throws(ContainerError) -> T) {
+    self.resolve = resolve
   }
 
   public func get() throws(ContainerError) -> T {
-    try resolver.resolve(T.self, name: name)
+    try resolve()
   }
 }

@@ -18,8 +18,47 @@ final class ResolutionState {
   // Only the owning thread reaches this object, so accesses cannot overlap.
   @exclusivity(unchecked) @usableFromInline var stack: [AnyBinding] = []
   @exclusivity(unchecked) @usableFromInline var instances: [ObjectIdentifier: Any] = [:]
+  /// The current graph as an object, made only when a ``Lazy`` is created inside it; the graph's
+  /// instances are saved into it when the top-level resolve ends.
+  @exclusivity(unchecked) @usableFromInline var graph: ResolutionGraph?
 
   init() {}
+
+  /// The graph of the resolve in progress on this thread, or nil outside a resolve.
+  func currentGraph() -> ResolutionGraph? {
+    guard !stack.isEmpty else { return nil }
+    if let graph { return graph }
+    let made = ResolutionGraph()
+    graph = made
+    return made
+  }
+
+  /// Ends a top-level resolve: saves graph instances a ``Lazy`` may still need, then forgets
+  /// them.
+  @usableFromInline
+  func endGraph() {
+    if let graph {
+      graph.save(instances)
+      self.graph = nil
+    }
+    if !instances.isEmpty { instances.removeAll(keepingCapacity: true) }
+  }
+
+  /// Runs `resolve` as a top-level resolve in `graph`, then restores this thread's own resolve
+  /// in progress, if any.
+  func resolve<T>(
+    in graph: ResolutionGraph, _ resolve: () throws(ContainerError) -> T
+  ) throws(ContainerError) -> T {
+    let (savedStack, savedInstances, savedGraph) = (stack, instances, self.graph)
+    stack = []
+    instances = graph.instances()
+    self.graph = graph
+    defer {
+      endGraph()
+      (stack, instances, self.graph) = (savedStack, savedInstances, savedGraph)
+    }
+    return try resolve()
+  }
 
   /// The calling thread's state, created on first use and released when the thread exits.
   @usableFromInline

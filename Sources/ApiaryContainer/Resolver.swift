@@ -39,19 +39,73 @@ public struct Resolver: Sendable {
     try registry.resolveIfBound(T.self, name: name, arguments: ())
   }
 
+  /// The instance of a binding with runtime arguments, or nil when nothing is bound.
+  public func optional<T, each A>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) throws(ContainerError) -> T? {
+    try registry.resolveIfBound(T.self, name: name, arguments: (repeat each arguments))
+  }
+
+  /// Every provider of `type` (and `name`), highest rank first, then earliest registration;
+  /// see ``Container/resolveAll(_:name:)``.
+  public func resolveAll<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
+    -> [T]
+  {
+    let bindings = registry.providers(BindingKey(T.self, name: name, arguments: Void.self))
+    var instances: [T] = []
+    instances.reserveCapacity(bindings.count)
+    for binding in bindings {
+      // Stored under a key made of `T.self` and `Void`, so it is a `Binding<T, Void>`.
+      let typed = unsafeDowncast(binding, to: Binding<T, Void>.self)
+      typed.family.lock.lock()
+      let built = typed.existing()
+      typed.family.lock.unlock()
+      if let built {
+        instances.append(built)
+      } else {
+        instances.append(try typed.produce((), requester: registry))
+      }
+    }
+    return instances
+  }
+
   /// Whether `type` (and `name`) is bound here or in a parent.
   public func isBound<T>(_ type: T.Type, name: String? = nil) -> Bool {
     registry.contains(BindingKey(T.self, name: name, arguments: Void.self))
   }
 
-  /// Defers resolving until first use, then keeps the instance.
+  /// Defers resolving until first use, then keeps the instance. Made while a factory runs, it
+  /// resolves in that factory's object graph, so `.graph` bindings are the graph's instances.
   public func lazy<T>(_ type: T.Type = T.self, name: String? = nil) -> Lazy<T> {
-    Lazy(resolver: self, name: name)
+    Lazy(graph: ResolutionState.current.currentGraph()) { [self] () throws(ContainerError) in
+      try resolve(T.self, name: name)
+    }
+  }
+
+  /// A ``Lazy`` for a binding with runtime arguments, given now and used on first `get()`.
+  public func lazy<T, each A: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) -> Lazy<T> {
+    let arguments = Arguments((repeat each arguments))
+    return Lazy(graph: ResolutionState.current.currentGraph()) {
+      [self] () throws(ContainerError) in
+      try registry.resolve(T.self, name: name, arguments: arguments.values)
+    }
   }
 
   /// Resolves anew on every `get()`, honouring the binding's scope.
   public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
-    Provider(resolver: self, name: name)
+    Provider { [self] () throws(ContainerError) in try resolve(T.self, name: name) }
+  }
+
+  /// A ``Provider`` for a binding with runtime arguments, given now and used on every `get()`.
+  public func provider<T, each A: Sendable>(
+    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
+  ) -> Provider<T> {
+    let arguments = Arguments((repeat each arguments))
+    return Provider { [self] () throws(ContainerError) in
+      try registry.resolve(T.self, name: name, arguments: arguments.values)
+    }
   }
 
   /// A new instance of an ``Injectable`` class that need not be registered (objection builds
@@ -76,7 +130,10 @@ public struct Resolver: Sendable {
     while let current = mirror {
       for child in current.children {
         if let property = child.value as? any InjectedProperty {
-          try property.inject(from: self)
+          do { try property.inject(from: self) } catch {
+            let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+            throw error.neededBy(property: label ?? "?", of: type(of: object))
+          }
         }
       }
       mirror = current.superclassMirror
@@ -88,4 +145,13 @@ public struct Resolver: Sendable {
       }
     }
   }
+}
+
+/// Runtime arguments kept for a later resolve (``Lazy``, ``Provider``).
+///
+/// `@unchecked Sendable`: immutable, and built only from `Sendable` arguments (the initialisers
+/// that create it require `each A: Sendable`); a tuple of them cannot state that conformance.
+private struct Arguments<Values>: @unchecked Sendable {
+  let values: Values
+  init(_ values: Values) { self.values = values }
 }

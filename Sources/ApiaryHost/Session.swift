@@ -38,7 +38,7 @@ struct Session {
   /// A remote call through the mediator's URL entry.
   private func call(_ url: String) async -> String {
     do {
-      return ResultRenderer.render(try await kernel.mediator.open(url))
+      return try ResultRenderer.render(try await kernel.mediator.open(url))
     } catch {
       return "error: \(error)"
     }

@@ -4,10 +4,10 @@ import ApiarySupport
 
 /// Manifest services: the kernel, which knows both manifests and the container, binds them.
 extension Container {
-  /// Binds a manifest `services` entry, owned by this view's owner: the protocol and the
-  /// implementation are found by name in `catalog`, the implementation must be an
-  /// ``Injectable`` class, and its conformance to the protocol is checked when first resolved.
-  /// The kernel binds every module's manifest services before its `setUp`.
+  /// Binds a manifest `services` entry, owned by this view's owner, after
+  /// ``check(_:catalog:)``. The kernel binds every module's manifest services before its
+  /// `setUp`, so a broken entry fails boot (or marks an optional module failed) before any code
+  /// resolves it.
   ///
   /// ```swift
   /// try context.container.bind(
@@ -16,6 +16,17 @@ extension Container {
   ///   catalog: catalog)
   /// ```
   package func bind(_ service: ServiceManifest, catalog: TypeCatalog) throws(ContainerError) {
+    let (protocolType, implementation) = try check(service, catalog: catalog)
+    try bindManifest(protocolType, implementation, service)
+  }
+
+  /// Checks a manifest `services` entry without creating anything: the protocol and the
+  /// implementation are found by name in `catalog`, the implementation is an ``Injectable``
+  /// class, and it conforms to the protocol (or inherits from the class).
+  @discardableResult
+  package func check(_ service: ServiceManifest, catalog: TypeCatalog) throws(ContainerError)
+    -> (Any.Type, any Injectable.Type)
+  {
     guard let protocolType = catalog.lookup(service.protocolName) else {
       throw .unknownType(service.protocolName, role: "service protocol", source: service.source)
     }
@@ -26,7 +37,12 @@ extension Container {
     guard let implementation = found as? any Injectable.Type else {
       throw .notInjectable(service.implementation, source: service.source)
     }
-    try bindManifest(protocolType, implementation, service)
+    guard Conformance.check(implementation, protocolType) else {
+      throw .doesNotConform(
+        ServiceKey(protocolType, name: service.name), implementation: implementation,
+        source: service.source)
+    }
+    return (protocolType, implementation)
   }
 
   private func bindManifest<T>(
@@ -38,11 +54,11 @@ extension Container {
     _ = try add(
       key, scope: service.scope, eager: false,
       kind: .manifest(implementation: service.implementation), override: false,
-      source: service.source
+      rank: service.rank, source: service.source
     ) { (r: Resolver, _: Void) throws -> T in
       let instance = try implementation.init(resolver: r)
       guard let service = instance as? T else {
-        throw ContainerError.doesNotConform(key, implementation: implementation)
+        throw ContainerError.doesNotConform(key, implementation: implementation, source: nil)
       }
       try r.inject(into: instance)
       return service

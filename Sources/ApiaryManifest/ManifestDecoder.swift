@@ -27,9 +27,9 @@ struct ManifestDecoder {
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
     "optional", "config", "services", "targets",
   ]
-  static let serviceKeys = ["protocol", "implementation", "name", "scope"]
+  static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
-  static let actionKeys = ["name", "remote", "summary", "returns", "parameters"]
+  static let actionKeys = ["name", "remote", "summary", "returns", "parameters", "timeout"]
   static let parameterKeys = ["name", "type", "required", "default"]
   static let beeHiveFileKeys = ["moduleClasses"]
   static let beeHiveModuleKeys = ["moduleClass", "moduleLevel", "modulePriority"]
@@ -197,10 +197,11 @@ struct ManifestDecoder {
     let implementation = string(fields, "implementation", required: true)
     let name = string(fields, "name")
     let scope = enumValue(fields, "scope", Scope.self) ?? .singleton
+    let rank = int(fields, "rank")
     guard let protocolName, let implementation else { return nil }
     return ServiceManifest(
       protocolName: protocolName, implementation: implementation, name: name, scope: scope,
-      source: location(path, node))
+      rank: rank, source: location(path, node))
   }
 
   mutating func target(_ node: ManifestNode, _ path: String) -> TargetManifest? {
@@ -223,10 +224,11 @@ struct ManifestDecoder {
     let parameters = (array(fields, "parameters") ?? []).compactMap {
       parameter($0.node, $0.path)
     }
+    let timeout = seconds(fields, "timeout") ?? ActionManifest.defaultTimeout
     guard let name else { return nil }
     return ActionManifest(
       name: name, isRemote: isRemote, parameters: parameters, returns: returns, summary: summary,
-      source: location(path, node))
+      timeout: timeout, source: location(path, node))
   }
 
   mutating func parameter(_ node: ManifestNode, _ path: String) -> ParameterManifest? {
@@ -335,6 +337,18 @@ struct ManifestDecoder {
     report(
       .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
     return nil
+  }
+
+  /// A number of seconds greater than 0, or nil (and a problem) when absent or not one.
+  mutating func seconds(_ fields: Fields, _ key: String) -> Double? {
+    guard let value = double(fields, key), let node = fields[key] else { return nil }
+    guard value > 0, value.isFinite else {
+      report(
+        .invalidValue, fields.child(key), node,
+        "expected a number of seconds greater than 0, found \(node.foundDescription)")
+      return nil
+    }
+    return value
   }
 
   mutating func double(_ fields: Fields, _ key: String) -> Double? {

@@ -120,15 +120,17 @@ package struct ManifestValidator {
     for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (index, service) in module.services.enumerated() {
         let key = ServiceKey(protocolName: service.protocolName, name: service.name)
-        if let (firstModule, firstIndex) = services[key] {
+        if let (firstModule, firstIndex) = services[key],
+          service.rank == nil || modules[firstModule].services[firstIndex].rank == nil
+        {
           let first = serviceLocation(firstModule, firstIndex)
           let named = service.name.map { " named '\($0)'" } ?? ""
           problems.append(
             ManifestProblem(
               .duplicateName, at: serviceLocation(moduleIndex, index),
               "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
-                + "give one of them a different 'name'"))
-        } else {
+                + "give one of them a different 'name', or give each a 'rank'"))
+        } else if services[key] == nil || service.rank == nil {
           services[key] = (moduleIndex, index)
         }
       }

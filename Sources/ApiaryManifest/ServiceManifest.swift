@@ -4,8 +4,10 @@ import ApiarySupport
 /// type name, as BeeHive's service plist does.
 ///
 /// Keys: `protocol` (string, required), `implementation` (string, required), `name` (string,
-/// optional), `scope` (`transient`, `singleton`, `weak` or `graph`; default `singleton`). A
-/// protocol and name pair may be bound once per application.
+/// optional), `scope` (`transient`, `singleton`, `weak` or `graph`; default `singleton`),
+/// `rank` (integer, optional). A protocol and name pair may be bound once per application,
+/// unless every binding of it declares a `rank`: then each is a provider, `resolve` picks the
+/// highest rank (then the earliest registered) and `resolveAll` returns them all.
 ///
 /// ```json
 /// { "protocol": "NotebookKit.NoteStore", "implementation": "StorePlugin.FileNoteStore",
@@ -19,6 +21,8 @@ public struct ServiceManifest: Sendable, Hashable {
   /// An optional name, for several bindings of one protocol.
   public var name: String?
   public var scope: Scope
+  /// Its rank among several providers of the protocol, or nil for the only binding.
+  public var rank: Int?
   /// The file and key path this entry was declared at.
   public var source: SourceLocation?
 
@@ -27,12 +31,14 @@ public struct ServiceManifest: Sendable, Hashable {
     implementation: String,
     name: String? = nil,
     scope: Scope = .singleton,
+    rank: Int? = nil,
     source: SourceLocation? = nil
   ) {
     self.protocolName = protocolName
     self.implementation = implementation
     self.name = name
     self.scope = scope
+    self.rank = rank
     self.source = source
   }
 }

@@ -6,7 +6,8 @@ import ApiarySupport
 /// Target keys: `name` (a letter, then letters, digits, `_`, `-`; unique in the application),
 /// `type` (string), `actions` (array, default `[]`). Action keys: `name` (unique in its target),
 /// `remote` (boolean, default `false`), `summary` (string), `returns` (a parameter kind, default
-/// `any`), `parameters` (array, default `[]`). Parameter keys: `name` (unique in its action),
+/// `any`), `parameters` (array, default `[]`), `timeout` (seconds, greater than 0, default
+/// `30`: how long an `await`ed call may run before the caller gets a timeout error). Parameter keys: `name` (unique in its action),
 /// `type` (`string`, `int`, `double`, `bool`, `array`, `object` or `any`), `required` (boolean,
 /// default `false`), `default` (any JSON value of the parameter's type; not with `required`).
 ///
@@ -52,7 +53,13 @@ public struct ActionManifest: Sendable, Hashable {
   public var returns: ParameterManifest.Kind
   /// One line for `apiary inspect` and generated documentation.
   public var summary: String?
+  /// Seconds an `await`ed call (`perform` with `await`, `open`, the host) may run before the
+  /// caller gets ``MediatorError/timedOut(target:action:seconds:)``.
+  public var timeout: Double
   public var source: SourceLocation?
+
+  /// The `timeout` of an action that declares none.
+  public static let defaultTimeout = 30.0
 
   public init(
     name: String,
@@ -60,6 +67,7 @@ public struct ActionManifest: Sendable, Hashable {
     parameters: [ParameterManifest] = [],
     returns: ParameterManifest.Kind = .any,
     summary: String? = nil,
+    timeout: Double = ActionManifest.defaultTimeout,
     source: SourceLocation? = nil
   ) {
     self.name = name
@@ -67,6 +75,7 @@ public struct ActionManifest: Sendable, Hashable {
     self.parameters = parameters
     self.returns = returns
     self.summary = summary
+    self.timeout = timeout
     self.source = source
   }
 }

@@ -14,9 +14,14 @@ import ApiarySupport
 ///
 /// Interceptors run on the calling task, outside every mediator lock, after the parameters have
 /// been checked, for every call that reaches a declared action (the fallback action included;
-/// not a target's not-found handler). All matching `before`s run in installation order until one vetoes; the most
-/// recently installed matching `instead` replaces the action; every matching `after` runs in
-/// installation order, also for vetoed and failed calls.
+/// not a target's not-found handler). Their order is structural: global interceptors wrap
+/// target interceptors, which wrap action interceptors, whatever the order of installation;
+/// within one scope, installation order.
+///
+/// - `before`s run outermost first (global, target, action) until one vetoes;
+/// - the innermost `instead` replaces the action (the action scope's, else the target's, else
+///   the global one; the most recently installed within a scope);
+/// - `after`s run innermost first (action, target, global), also for vetoed and failed calls.
 public struct Interceptor: Sendable {
   /// What a `before` interceptor decided.
   public enum Decision: Sendable, Hashable {
@@ -50,6 +55,15 @@ public struct Interceptor: Sendable {
     case global
     case target(String)
     case action(target: String, action: String)
+
+    /// How deep the scope nests: global 0, target 1, action 2.
+    var level: Int {
+      switch self {
+      case .global: 0
+      case .target: 1
+      case .action: 2
+      }
+    }
 
     func matches(target: String, action: String) -> Bool {
       switch self {

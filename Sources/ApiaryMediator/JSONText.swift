@@ -1,34 +1,25 @@
-import Foundation
+import ApiaryManifest
 
 /// Decodes JSON text into the plain values actions receive (`String`, `Int`, `Double`, `Bool`,
-/// arrays, dictionaries; `nil` for `null`). Used for `object` parameters given in a URL.
-struct JSONText: Decodable {
-  let value: (any Sendable)?
-
-  /// The JSON object in `text` as a dictionary, or nil when `text` is not a JSON object.
-  static func object(_ text: String) -> [String: any Sendable]? {
-    guard text.first == "{",
-      let decoded = try? JSONDecoder().decode(JSONText.self, from: Data(text.utf8))
-    else { return nil }
-    return decoded.value as? [String: any Sendable]
+/// arrays, dictionaries; `nil` for `null`). Used for `object` parameters given in a URL, so it
+/// is linear in the text and refuses nesting deeper than 512 levels (the manifest parser's
+/// limit).
+enum JSONText {
+  /// The JSON object in `text` as a dictionary, or why it is not one.
+  static func object(_ text: String) -> Result<[String: any Sendable], Refusal> {
+    switch JSONValue.parse(text) {
+    case .failure(let problem): return .failure(Refusal(reason: problem.message))
+    case .success(let value):
+      guard case .object = value, let object = value.plainValue as? [String: any Sendable] else {
+        return .failure(Refusal(reason: nil))
+      }
+      return .success(object)
+    }
   }
 
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      value = nil
-    } else if let bool = try? container.decode(Bool.self) {
-      value = bool
-    } else if let int = try? container.decode(Int.self) {
-      value = int
-    } else if let double = try? container.decode(Double.self) {
-      value = double
-    } else if let string = try? container.decode(String.self) {
-      value = string
-    } else if let array = try? container.decode([JSONText].self) {
-      value = array.map(\.value)
-    } else {
-      value = try container.decode([String: JSONText].self).mapValues(\.value)
-    }
+  /// Why text is not a JSON object, for the error message: a syntax error or the depth limit,
+  /// nil when it is JSON of another kind.
+  struct Refusal: Error {
+    let reason: String?
   }
 }

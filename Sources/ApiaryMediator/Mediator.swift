@@ -24,8 +24,9 @@ public final class Mediator: Sendable {
   /// The URL scheme remote calls must use.
   public let scheme: String
   /// Where calls that find no target or action go after the target's not-found handler. It
-  /// receives the parameters `target`, `action`, `params` (the original parameters) and
-  /// `origin` (`"local"` or the URL).
+  /// receives the parameters `target`, `action` and `params` (the original parameters), and
+  /// the original call's origin as ``Parameters/origin``. Remote calls reach it only when its
+  /// action is declared remote.
   package let fallback: ActionReference?
   private let catalog: TypeCatalog
   private let state = Locked(State())
@@ -39,11 +40,21 @@ public final class Mediator: Sendable {
     let id: Int
     let scope: Interceptor.Scope
     let interceptor: Interceptor
+    /// Set for a once-only interceptor: the first call to claim it runs it.
+    let once: Once?
+  }
+
+  /// Claimed by exactly one call, however many race for it.
+  private final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
   }
 
   private struct State: Sendable {
     var actions: [Key: PreparedAction] = [:]
     var targets: [String: TargetBox] = [:]
+    /// Outermost scope first (global, target, action), installation order within a scope:
+    /// the order `before`s run in.
     var interceptors: [Installed] = []
     var nextInterceptorID = 0
   }
@@ -160,15 +171,25 @@ public final class Mediator: Sendable {
 
   // MARK: Interceptors
 
-  /// Installs `interceptor` for the calls `scope` matches; keep the token to remove it.
+  /// Installs `interceptor` for the calls `scope` matches; keep the token to remove it. A
+  /// `once` interceptor serves exactly one call, the first to reach it even when calls race,
+  /// and is then removed. See ``Interceptor`` for the order interceptors run in.
+  ///
+  /// ```swift
+  /// mediator.intercept(.global, .before { _ in .veto("maintenance") }, once: true)
+  /// ```
   @discardableResult
-  public func intercept(_ scope: Interceptor.Scope, _ interceptor: Interceptor)
+  public func intercept(_ scope: Interceptor.Scope, _ interceptor: Interceptor, once: Bool = false)
     -> Interceptor.Token
   {
     state.withLock { state in
       state.nextInterceptorID += 1
-      state.interceptors.append(
-        Installed(id: state.nextInterceptorID, scope: scope, interceptor: interceptor))
+      let entry = Installed(
+        id: state.nextInterceptorID, scope: scope, interceptor: interceptor,
+        once: once ? Once() : nil)
+      // Kept outermost scope first, installation order within a scope.
+      let index = state.interceptors.lastIndex { $0.scope.level <= scope.level }
+      state.interceptors.insert(entry, at: index.map { $0 + 1 } ?? 0)
       return Interceptor.Token(id: state.nextInterceptorID)
     }
   }
@@ -187,9 +208,10 @@ public final class Mediator: Sendable {
 
   // MARK: Local calls
 
-  /// Calls a synchronous action. Parameters are checked against the declaration first (declared
-  /// defaults are filled in); `cache` keeps the target instance for later cached calls, and a
-  /// call with `cache: false` always gets a new instance.
+  /// Calls a synchronous action on the calling thread. Parameters are checked against the
+  /// declaration first (declared defaults are filled in); `cache` keeps the target instance for
+  /// later cached calls, and a call with `cache: false` always gets a new instance. A
+  /// synchronous call has no time limit: it is the caller's own thread the action holds.
   ///
   /// ```swift
   /// let count = try mediator.perform(target: "notes", action: "count", cache: true) as? Int
@@ -198,15 +220,12 @@ public final class Mediator: Sendable {
   public func perform(
     target: String, action: String, params: [String: any Sendable] = [:], cache: Bool = false
   ) throws -> (any Sendable)? {
-    let (prepared, interceptors) = lookup(target, action)
-    guard let prepared else {
-      return try notFound(
-        ActionCall(target: target, action: action, params: params, origin: .local), cache: cache)
-    }
-    return try run(prepared, prepared.schema.check(params), interceptors, .local, cache)
+    try complete(begin(target, action, params, cache: cache))
   }
 
-  /// Calls a synchronous or `async` action; see the synchronous overload.
+  /// Calls a synchronous or `async` action; see the synchronous overload. The action runs off
+  /// Swift's cooperative pool and is bounded by its declared `timeout`: past it the caller gets
+  /// ``MediatorError/timedOut(target:action:seconds:)``.
   ///
   /// ```swift
   /// let hits = try await mediator.perform(target: "search", action: "query", params: ["q": "x"])
@@ -215,12 +234,7 @@ public final class Mediator: Sendable {
   public func perform(
     target: String, action: String, params: [String: any Sendable] = [:], cache: Bool = false
   ) async throws -> (any Sendable)? {
-    let (prepared, interceptors) = lookup(target, action)
-    guard let prepared else {
-      return try await notFound(
-        ActionCall(target: target, action: action, params: params, origin: .local), cache: cache)
-    }
-    return try await run(prepared, prepared.schema.check(params), interceptors, .local, cache)
+    try await complete(begin(target, action, params, cache: cache))
   }
 
   /// Calls a synchronous action and returns its result as an `R`.
@@ -268,100 +282,201 @@ public final class Mediator: Sendable {
   /// Performs the call a URL describes, `scheme://target/action?key=value`, if the URL uses the
   /// application's scheme, the action is declared remote and the parameters fit the declaration
   /// (query text is converted to the declared kinds). A refused URL throws an error saying why.
+  /// A URL that names no declared action stays remote: the target's not-found handler sees its
+  /// origin, and the application fallback takes it only if the fallback is declared remote.
   ///
   /// ```swift
   /// let note = try mediator.open("notebook://notes/create?title=Hello%20world&pinned=true")
   /// ```
   @discardableResult
   public func open(_ url: String, cache: Bool = false) throws -> (any Sendable)? {
-    let (prepared, params, interceptors) = try resolve(url)
-    guard let prepared else { return try notFound(params, cache: cache) }
-    return try run(prepared, params.params, interceptors, params.origin, cache)
+    try complete(begin(url: url, cache: cache))
   }
 
-  /// Performs the call a URL describes; see the synchronous overload.
+  /// Performs the call a URL describes, bounded by the action's `timeout`; see the synchronous
+  /// overload and the `async` `perform`.
   @discardableResult
   public func open(_ url: String, cache: Bool = false) async throws -> (any Sendable)? {
-    let (prepared, params, interceptors) = try resolve(url)
-    guard let prepared else { return try await notFound(params, cache: cache) }
-    return try await run(prepared, params.params, interceptors, params.origin, cache)
+    try await complete(begin(url: url, cache: cache))
   }
 
-  /// Parses and checks a URL. Returns the prepared action with converted parameters, or no
-  /// action and the call as written, for the not-found path.
-  private func resolve(_ url: String) throws(MediatorError) -> (
-    PreparedAction?, ActionCall, [Installed]
-  ) {
-    let parsed = try RemoteURL.parse(url, scheme: scheme)
-    let origin = ActionCall.Origin.remote(url: url)
-    let (prepared, interceptors) = lookup(parsed.target, parsed.action)
-    guard let prepared else {
-      let raw = Dictionary(parsed.query.map { ($0.key, $0.value as any Sendable) }) { first, _ in
-        first
+  /// Whether ``open(_:cache:)`` would accept `url`, and the action it would call, without
+  /// calling anything: the scheme, the target and action, the remote flag and the parameters
+  /// against the declaration. A URL naming no declared action is accepted only when the
+  /// application fallback is remote and takes it; a target's own not-found handler is code,
+  /// so it is not asked. Interceptors are not asked either.
+  ///
+  /// ```swift
+  /// if case .failure(let reason) = mediator.canOpen("notebook://notes/purge") { print(reason) }
+  /// ```
+  public func canOpen(_ url: String) -> Result<ActionReference, MediatorError> {
+    do throws(MediatorError) {
+      let parsed = try RemoteURL.parse(url, scheme: scheme)
+      if let prepared = lookup(parsed.target, parsed.action).0 {
+        guard prepared.manifest.isRemote else {
+          throw .notRemote(target: parsed.target, action: parsed.action)
+        }
+        _ = try prepared.schema.convert(parsed.query)
+        return .success(ActionReference(target: parsed.target, action: parsed.action))
       }
       let call = ActionCall(
-        target: parsed.target, action: parsed.action, params: raw, origin: origin)
-      return (nil, call, interceptors)
+        target: parsed.target, action: parsed.action, params: Self.raw(parsed.query),
+        origin: .remote(url: url))
+      guard let (fallback, params, _) = try fallbackCall(call) else {
+        throw hasTarget(call.target)
+          ? .actionNotFound(target: call.target, action: call.action)
+          : .targetNotFound(target: call.target, action: call.action)
+      }
+      _ = try fallback.schema.check(params)
+      return .success(ActionReference(target: fallback.target, action: fallback.action))
+    } catch {
+      return .failure(error)
     }
-    guard prepared.manifest.isRemote else {
-      throw .notRemote(target: parsed.target, action: parsed.action)
-    }
-    let params = try prepared.schema.convert(parsed.query)
-    let call = ActionCall(
-      target: parsed.target, action: parsed.action, params: params, origin: origin)
-    return (prepared, call, interceptors)
   }
 
   // MARK: Dispatch
 
+  /// Where a call stands once everything before the action has run: the lookup, the not-found
+  /// chain, the parameter check, and the `before` and `instead` interceptors. Every entry point
+  /// makes one with ``begin(_:_:_:cache:)`` or ``begin(url:cache:)`` and ends it with a
+  /// synchronous or an `async` ``complete(_:)``; only running the action differs between them.
+  private struct Dispatch {
+    enum Step {
+      /// Answered already: by a not-found handler or an `instead`.
+      case answered((any Sendable)?)
+      /// Failed already: a `before`'s veto or a throwing `instead`. (Two cases, not a `Result`,
+      /// whose generic metadata the call path would look up on every call.)
+      case failed(any Error)
+      /// The action to run.
+      case run(PreparedAction, Parameters)
+    }
+    var step: Step
+    let cache: Bool
+    /// The call as interceptors see it, and the interceptors that match it; none (and no call
+    /// built) when no interceptor matches.
+    var call: ActionCall?
+    var matching: [Installed] = []
+  }
+
+  private func begin(
+    _ target: String, _ action: String, _ params: [String: any Sendable], cache: Bool
+  ) throws -> Dispatch {
+    let (prepared, interceptors) = lookup(target, action)
+    guard let prepared else {
+      return try notFound(
+        ActionCall(target: target, action: action, params: params, origin: .local), cache: cache)
+    }
+    return try begin(prepared, prepared.schema.check(params), interceptors, .local, cache)
+  }
+
+  private func begin(url: String, cache: Bool) throws -> Dispatch {
+    let parsed = try RemoteURL.parse(url, scheme: scheme)
+    let origin = ActionCall.Origin.remote(url: url)
+    let (prepared, interceptors) = lookup(parsed.target, parsed.action)
+    guard let prepared else {
+      let call = ActionCall(
+        target: parsed.target, action: parsed.action, params: Self.raw(parsed.query),
+        origin: origin)
+      return try notFound(call, cache: cache)
+    }
+    guard prepared.manifest.isRemote else {
+      throw MediatorError.notRemote(target: parsed.target, action: parsed.action)
+    }
+    let params = try prepared.schema.convert(parsed.query)
+    return begin(prepared, params, interceptors, origin, cache)
+  }
+
+  /// The query as written, for the not-found path (the first of repeated keys wins).
+  private static func raw(_ query: [RemoteURL.QueryItem]) -> [String: any Sendable] {
+    Dictionary(query.map { ($0.key, $0.value as any Sendable) }) { first, _ in first }
+  }
+
+  private func begin(
+    _ prepared: PreparedAction, _ params: [String: any Sendable], _ installed: [Installed],
+    _ origin: ActionCall.Origin, _ cache: Bool
+  ) -> Dispatch {
+    let parameters = Parameters(
+      params, target: prepared.target, action: prepared.action, origin: origin)
+    var dispatch = Dispatch(step: .run(prepared, parameters), cache: cache)
+    guard Self.anyMatches(installed, prepared) else { return dispatch }
+    let call = ActionCall(
+      target: prepared.target, action: prepared.action, params: params, origin: origin)
+    let matching = claim(
+      installed.filter { $0.scope.matches(target: call.target, action: call.action) })
+    guard !matching.isEmpty else { return dispatch }
+    dispatch.call = call
+    dispatch.matching = matching
+    for entry in matching {
+      if case .veto(let reason) = entry.interceptor.before?(call) ?? .proceed {
+        dispatch.step = .failed(
+          MediatorError.vetoed(target: call.target, action: call.action, reason: reason))
+        return dispatch
+      }
+    }
+    // The innermost scope's most recently installed `instead` replaces the action.
+    if let instead = matching.last(where: { $0.interceptor.instead != nil })?.interceptor.instead {
+      do {
+        dispatch.step = .answered(try instead(call))
+      } catch {
+        dispatch.step = .failed(error)
+      }
+    }
+    return dispatch
+  }
+
+  /// Runs a call on the calling thread.
+  private func complete(_ dispatch: Dispatch) throws -> (any Sendable)? {
+    if dispatch.call == nil, case .run(let prepared, let parameters) = dispatch.step {
+      guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
+      return try run(parameters, dispatch.cache)
+    }
+    let result: Result<(any Sendable)?, any Error>
+    switch dispatch.step {
+    case .answered(let value): result = .success(value)
+    case .failed(let error): result = .failure(error)
+    case .run(let prepared, let parameters):
+      result = Result {
+        guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
+        return try run(parameters, dispatch.cache)
+      }
+    }
+    return try finish(dispatch, result)
+  }
+
+  /// Runs a call off the cooperative pool, within the action's time limit.
+  private func complete(_ dispatch: Dispatch) async throws -> (any Sendable)? {
+    let result: Result<(any Sendable)?, any Error>
+    switch dispatch.step {
+    case .answered(let value): result = .success(value)
+    case .failed(let error): result = .failure(error)
+    case .run(let prepared, let parameters):
+      do {
+        result = .success(
+          try await ActionDeadline.run(prepared, parameters, cache: dispatch.cache))
+      } catch {
+        result = .failure(error)
+      }
+    }
+    return try finish(dispatch, result)
+  }
+
+  /// Runs the `after`s, then returns or throws the result.
+  private func finish(_ dispatch: Dispatch, _ result: Result<(any Sendable)?, any Error>) throws
+    -> (any Sendable)?
+  {
+    if let call = dispatch.call {
+      // Innermost scope first (action, target, global), each in installation order.
+      for level in [2, 1, 0] {
+        for entry in dispatch.matching where entry.scope.level == level {
+          entry.interceptor.after?(call, result)
+        }
+      }
+    }
+    return try result.get()
+  }
+
   private func lookup(_ target: String, _ action: String) -> (PreparedAction?, [Installed]) {
     state.withLock { ($0.actions[Key(target: target, action: action)], $0.interceptors) }
-  }
-
-  private func run(
-    _ prepared: PreparedAction, _ params: [String: any Sendable], _ installed: [Installed],
-    _ origin: ActionCall.Origin, _ cache: Bool
-  ) throws -> (any Sendable)? {
-    let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard Self.anyMatches(installed, prepared) else {
-      guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
-      return try run(parameters, cache)
-    }
-    let call = ActionCall(
-      target: prepared.target, action: prepared.action, params: params, origin: origin)
-    let matching = installed.filter { $0.scope.matches(target: call.target, action: call.action) }
-    let result = Result { () throws -> (any Sendable)? in
-      if let instead = try Self.before(call, matching) { return try instead(call) }
-      guard let run = prepared.runSync else { throw Self.asyncError(prepared) }
-      return try run(parameters, cache)
-    }
-    for entry in matching { entry.interceptor.after?(call, result) }
-    return try result.get()
-  }
-
-  private func run(
-    _ prepared: PreparedAction, _ params: [String: any Sendable], _ installed: [Installed],
-    _ origin: ActionCall.Origin, _ cache: Bool
-  ) async throws -> (any Sendable)? {
-    let parameters = Parameters(params, target: prepared.target, action: prepared.action)
-    guard Self.anyMatches(installed, prepared) else {
-      return try await prepared.runAsync(parameters, cache)
-    }
-    let call = ActionCall(
-      target: prepared.target, action: prepared.action, params: params, origin: origin)
-    let matching = installed.filter { $0.scope.matches(target: call.target, action: call.action) }
-    let result: Result<(any Sendable)?, any Error>
-    do {
-      if let instead = try Self.before(call, matching) {
-        result = .success(try instead(call))
-      } else {
-        result = .success(try await prepared.runAsync(parameters, cache))
-      }
-    } catch {
-      result = .failure(error)
-    }
-    for entry in matching { entry.interceptor.after?(call, result) }
-    return try result.get()
   }
 
   /// False when no interceptor is installed (the common case: one `isEmpty` check) or none
@@ -372,16 +487,16 @@ public final class Mediator: Sendable {
       && installed.contains { $0.scope.matches(target: prepared.target, action: prepared.action) }
   }
 
-  /// Runs the `before` interceptors; returns the `instead` that replaces the action, if any.
-  private static func before(_ call: ActionCall, _ matching: [Installed]) throws(MediatorError)
-    -> Interceptor.Instead?
-  {
-    for entry in matching {
-      if case .veto(let reason) = entry.interceptor.before?(call) ?? .proceed {
-        throw .vetoed(target: call.target, action: call.action, reason: reason)
-      }
+  /// `matching` minus the once-only interceptors another call has claimed; a once-only
+  /// interceptor this call claims is uninstalled.
+  private func claim(_ matching: [Installed]) -> [Installed] {
+    guard matching.contains(where: { $0.once != nil }) else { return matching }
+    return matching.filter { entry in
+      guard let once = entry.once else { return true }
+      guard once.claim() else { return false }
+      removeInterceptor(Interceptor.Token(id: entry.id))
+      return true
     }
-    return matching.last { $0.interceptor.instead != nil }?.interceptor.instead
   }
 
   private static func asyncError(_ prepared: PreparedAction) -> MediatorError {
@@ -390,13 +505,9 @@ public final class Mediator: Sendable {
 
   // MARK: Not found
 
-  private enum NotFoundStep {
-    case handled((any Sendable)?)
-    case fallback(PreparedAction, [String: any Sendable], [Installed])
-  }
-
-  /// The target's own handler, then the fallback's prepared call, else the typed error.
-  private func notFoundStep(_ call: ActionCall, cache: Bool) throws -> NotFoundStep {
+  /// The target's own handler, then the fallback, else the typed error. A remote call reaches
+  /// the fallback only when it is declared remote, and the fallback sees the call's origin.
+  private func notFound(_ call: ActionCall, cache: Bool) throws -> Dispatch {
     // If the action exists now, the target was re-added after the caller's lookup missed it:
     // answer as that lookup saw it (no target), not with the new target's handler.
     let box = state.withLock { state in
@@ -404,37 +515,29 @@ public final class Mediator: Sendable {
         ? state.targets[call.target] : nil
     }
     if let box, case .handled(let value) = try box.notFound(call, cache: cache) {
-      return .handled(value)
+      return Dispatch(step: .answered(value), cache: cache)
     }
-    if let fallback,
-      case (let prepared?, let interceptors) = lookup(fallback.target, fallback.action)
-    {
-      var origin = "local"
-      if case .remote(let url) = call.origin { origin = url }
-      let params: [String: any Sendable] = [
-        "target": call.target, "action": call.action, "params": call.params, "origin": origin,
-      ]
-      return .fallback(prepared, try prepared.schema.check(params), interceptors)
+    if let (prepared, params, interceptors) = try fallbackCall(call) {
+      return begin(prepared, try prepared.schema.check(params), interceptors, call.origin, false)
     }
     throw box == nil
       ? MediatorError.targetNotFound(target: call.target, action: call.action)
       : MediatorError.actionNotFound(target: call.target, action: call.action)
   }
 
-  private func notFound(_ call: ActionCall, cache: Bool) throws -> (any Sendable)? {
-    switch try notFoundStep(call, cache: cache) {
-    case .handled(let value): return value
-    case .fallback(let prepared, let params, let interceptors):
-      return try run(prepared, params, interceptors, .local, false)
-    }
-  }
-
-  private func notFound(_ call: ActionCall, cache: Bool) async throws -> (any Sendable)? {
-    switch try notFoundStep(call, cache: cache) {
-    case .handled(let value): return value
-    case .fallback(let prepared, let params, let interceptors):
-      return try await run(prepared, params, interceptors, .local, false)
-    }
+  /// The fallback action and its parameters for `call`, or nil when there is no fallback or
+  /// `call` is remote and the fallback is not.
+  private func fallbackCall(_ call: ActionCall) throws(MediatorError) -> (
+    PreparedAction, [String: any Sendable], [Installed]
+  )? {
+    guard let fallback,
+      case (let prepared?, let interceptors) = lookup(fallback.target, fallback.action)
+    else { return nil }
+    if case .remote = call.origin, !prepared.manifest.isRemote { return nil }
+    let params: [String: any Sendable] = [
+      "target": call.target, "action": call.action, "params": call.params,
+    ]
+    return (prepared, params, interceptors)
   }
 
   // MARK: Helpers

@@ -1,3 +1,5 @@
+import ApiaryManifest
+
 /// Why the mediator could not add targets, make a call, or accept a URL. Each description says
 /// what was wrong, where, what was expected and what was found.
 ///
@@ -43,6 +45,12 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
   case targetCreationFailed(target: String, owner: String, reason: String)
   /// A `before` interceptor refused the call.
   case vetoed(target: String, action: String, reason: String)
+  /// An `await`ed call ran past the action's declared `timeout`; the action may still be
+  /// running, and its result is dropped.
+  case timedOut(target: String, action: String, seconds: Double)
+  /// An action's result is nested deeper than the renderer's limit (512 levels) and was not
+  /// rendered.
+  case resultTooDeep(limit: Int)
   /// A typed call got a result of another type.
   case wrongResultType(target: String, action: String, expected: String, found: String)
 
@@ -97,6 +105,11 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
       "target '\(target)' of module '\(owner)' could not be created: \(reason)"
     case .vetoed(let target, let action, let reason):
       "\(target)/\(action): refused by an interceptor: \(reason)"
+    case .timedOut(let target, let action, let seconds):
+      "\(target)/\(action): did not finish within \(seconds) s (the action's 'timeout' in its "
+        + "manifest; default \(ActionManifest.defaultTimeout) s)"
+    case .resultTooDeep(let limit):
+      "the result is nested deeper than \(limit) levels and cannot be rendered"
     case .wrongResultType(let target, let action, let expected, let found):
       "\(target)/\(action): expected a result of type \(expected), found \(found)"
     case .malformedURL(let url, let reason):

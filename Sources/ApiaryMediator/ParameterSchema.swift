@@ -164,12 +164,18 @@ struct ParameterSchema: Sendable {
       case .int: Int(text)
       case .double: Double(text).flatMap { $0.isFinite ? $0 : nil }
       case .bool: Self.bool(text)
-      case .object: JSONText.object(text)
+      case .object:
+        switch JSONText.object(text) {
+        case .success(let object): object
+        case .failure(let refusal):
+          throw .invalidParameterValue(
+            target: target, action: action, key: key,
+            expected: "a JSON object" + (refusal.reason.map { " (\($0))" } ?? ""), found: text)
+        }
       }
     guard let converted else {
       throw .invalidParameterValue(
-        target: target, action: action, key: key,
-        expected: kind == .object ? "a JSON object" : kind.rawValue, found: text)
+        target: target, action: action, key: key, expected: kind.rawValue, found: text)
     }
     return converted
   }

@@ -15,11 +15,18 @@ public struct Parameters: Sendable {
   /// The target and action these parameters were passed to, for error messages.
   public let target: String
   public let action: String
+  /// Where the call came from; for the application fallback, the origin of the call that found
+  /// no action.
+  public let origin: ActionCall.Origin
 
-  package init(_ values: [String: any Sendable], target: String = "", action: String = "") {
+  package init(
+    _ values: [String: any Sendable], target: String = "", action: String = "",
+    origin: ActionCall.Origin = .local
+  ) {
     self.values = values
     self.target = target
     self.action = action
+    self.origin = origin
   }
 
   /// The raw value at `key`, if present.

@@ -12,10 +12,37 @@ import Foundation
 /// JSONWriter.quote("say \"hi\"")                   // "say \"hi\""
 /// ```
 package enum JSONWriter {
-  /// JSON text, or nil when the value is not JSON-representable.
+  /// The deepest nesting of arrays and dictionaries written; deeper values are refused rather
+  /// than exhausting the stack (an action result nested 50,000 deep would crash the host).
+  package static let maximumDepth = 512
+
+  /// What ``write(_:)`` made of a value.
+  package enum Written {
+    case json(String)
+    /// Not JSON-representable.
+    case notJSON
+    /// Nested deeper than ``maximumDepth``.
+    case tooDeep
+  }
+
+  /// JSON text, or nil when the value is not JSON-representable or nested too deep.
   package static func json(_ value: Any?) -> String? {
+    if case .json(let text) = write(value) { return text }
+    return nil
+  }
+
+  /// JSON text, or why there is none.
+  package static func write(_ value: Any?) -> Written {
     var output = ""
-    return write(value, to: &output) ? output : nil
+    switch write(value, to: &output, depth: 0) {
+    case .written: return .json(output)
+    case .notJSON: return .notJSON
+    case .tooDeep: return .tooDeep
+    }
+  }
+
+  private enum Outcome {
+    case written, notJSON, tooDeep
   }
 
   /// `text` as a JSON string literal, with quotes and control characters escaped.
@@ -37,26 +64,29 @@ package enum JSONWriter {
     return out + "\""
   }
 
-  private static func write(_ value: Any?, to output: inout String) -> Bool {
+  private static func write(_ value: Any?, to output: inout String, depth: Int) -> Outcome {
+    guard depth <= maximumDepth else { return .tooDeep }
     guard let value = unwrap(value) else {
       output += "null"
-      return true
+      return .written
     }
     switch value {
     case is Void: output += "null"
-    case let json as any PlainJSONConvertible: return write(json.plainJSON, to: &output)
+    case let json as any PlainJSONConvertible:
+      return write(json.plainJSON, to: &output, depth: depth)
     case let string as String: output += quote(string)
     case let bool as Bool: output += bool ? "true" : "false"
     case let int as Int: output += String(int)
     case let integer as any BinaryInteger: output += String(describing: integer)
     case let double as Double:
-      guard double.isFinite else { return false }
+      guard double.isFinite else { return .notJSON }
       output += String(describing: double)
     case let array as [Any]:
       output += "["
       for (index, element) in array.enumerated() {
         if index > 0 { output += "," }
-        guard write(element, to: &output) else { return false }
+        let outcome = write(element, to: &output, depth: depth + 1)
+        guard outcome == .written else { return outcome }
       }
       output += "]"
     case let object as [String: Any]:
@@ -64,7 +94,8 @@ package enum JSONWriter {
       for (index, key) in object.keys.sorted().enumerated() {
         if index > 0 { output += "," }
         output += quote(key) + ":"
-        guard write(object[key], to: &output) else { return false }
+        let outcome = write(object[key], to: &output, depth: depth + 1)
+        guard outcome == .written else { return outcome }
       }
       output += "}"
     case let encodable as any Encodable:
@@ -72,18 +103,22 @@ package enum JSONWriter {
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       guard let data = try? encoder.encode(encodable),
         let text = String(data: data, encoding: .utf8)
-      else { return false }
+      else { return .notJSON }
       output += text
-    default: return false
+    default: return .notJSON
     }
-    return true
+    return .written
   }
 
-  /// Looks through `Optional`s nested inside `Any`.
+  /// Looks through `Optional`s nested inside `Any` (a bounded number of them).
   private static func unwrap(_ value: Any?) -> Any? {
-    guard let value else { return nil }
-    if let optional = value as? any OptionalProtocol { return unwrap(optional.wrapped) }
-    return value
+    var current = value
+    for _ in 0...maximumDepth {
+      guard let value = current else { return nil }
+      guard let optional = value as? any OptionalProtocol else { return value }
+      current = optional.wrapped
+    }
+    return current
   }
 }
 

@@ -34,7 +34,7 @@ enum CallCommand: HostCommand {
     guard await Host.boot(kernel) else { return ExitStatus.failure }
     var status = ExitStatus.success
     do {
-      Output.out(ResultRenderer.render(try await kernel.mediator.open(url)))
+      Output.out(try ResultRenderer.render(try await kernel.mediator.open(url)))
     } catch {
       Output.err("error: \(error)")
       status = ExitStatus.failure

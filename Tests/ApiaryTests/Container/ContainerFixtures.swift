@@ -113,3 +113,8 @@ class DIController: InjectionAware {
 final class DISubController: DIController {
   @Injected var greeting: DIThing
 }
+
+class DIBaseService {}
+final class DIDerivedService: DIBaseService, Injectable {
+  required init(resolver: Resolver) throws {}
+}

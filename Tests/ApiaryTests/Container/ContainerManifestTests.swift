@@ -50,14 +50,26 @@ import Testing
           (any DIStore).self, name: "scratch"))
   }
 
-  @Test func mismatchIsReportedOnFirstResolveNamingBoth() throws {
+  @Test func mismatchIsReportedWhenBoundNamingBothAndTheSource() throws {
     let c = try container()
-    try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIWrongStore"), catalog: catalog)
-    let error = #expect(throws: ContainerError.self) { try c.resolve((any DIStore).self) }
+    let error = #expect(throws: ContainerError.self) {
+      try c.bind(service("ApiaryTests.DIStore", "ApiaryTests.DIWrongStore"), catalog: catalog)
+    }
     #expect(
       error?.description
-        == "ApiaryTests.DIWrongStore does not conform to ApiaryTests.DIStore, so it cannot be "
-        + "bound to ApiaryTests.DIStore")
+        == "store.json modules[0].services[0]: ApiaryTests.DIWrongStore does not conform to "
+        + "ApiaryTests.DIStore, so it cannot be bound to ApiaryTests.DIStore")
+    #expect(!c.isBound((any DIStore).self))
+    #expect(throws: ContainerError.self) {
+      try c.check(service("ApiaryTests.DIStore", "ApiaryTests.DIWrongStore"), catalog: catalog)
+    }
+    try c.check(service("ApiaryTests.DIStore", "ApiaryTests.DIFileStore"), catalog: catalog)
+    // A class protocol, a class and a composition are checked too.
+    try c.check(
+      service("ApiaryTests.DIBaseService", "ApiaryTests.DIDerivedService"), catalog: catalog)
+    #expect(throws: ContainerError.self) {
+      try c.check(service("ApiaryTests.DIBaseService", "ApiaryTests.DIFileStore"), catalog: catalog)
+    }
   }
 
   @Test func unknownNamesAreReportedWithTheSource() throws {

@@ -181,7 +181,7 @@ struct ManifestValidatorTests {
       "services[1].implementation: service implementation type 'Missing.Impl' not found; \(Self.notFoundHint)",
       "targets[0].type: target type 'Missing.Target' not found; \(Self.notFoundHint)",
       "services[0]: duplicate service 'ApiaryTests.ValidatorTestService'; first declared at "
-        + "module 'first' services[0]; give one of them a different 'name'",
+        + "module 'first' services[0]; give one of them a different 'name', or give each a 'rank'",
       "targets[0]: duplicate target name 'notes'; first declared at module 'first' targets[0]",
     ]
     #expect(problems.map { "\($0.location.keyPath): \($0.message)" } == expected)

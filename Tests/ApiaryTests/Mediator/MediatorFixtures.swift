@@ -38,7 +38,8 @@ final class CalcTarget: Target {
   ]
 
   func notFound(_ call: ActionCall) throws -> NotFoundResult {
-    call.action.hasPrefix("legacy") ? .handled("legacy:\(call.action)") : .unhandled
+    if call.action == "whereFrom" { return .handled(call.origin) }
+    return call.action.hasPrefix("legacy") ? .handled("legacy:\(call.action)") : .unhandled
   }
 }
 
@@ -61,8 +62,9 @@ final class FallbackTarget: Target {
 
   static let actions: ActionTable<FallbackTarget> = [
     "notFound": .sync { _, params in
-      try "fallback \(params.string("target"))/\(params.string("action")) from "
-        + params.string("origin")
+      var origin = "local"
+      if case .remote(let url) = params.origin { origin = url }
+      return try "fallback \(params.string("target"))/\(params.string("action")) from \(origin)"
     }
   ]
 }
@@ -125,7 +127,6 @@ enum Fixtures {
           ParameterManifest(name: "target", kind: .string, isRequired: true),
           ParameterManifest(name: "action", kind: .string, isRequired: true),
           ParameterManifest(name: "params", kind: .object, isRequired: true),
-          ParameterManifest(name: "origin", kind: .string, isRequired: true),
         ])
     ])
 
@@ -137,7 +138,11 @@ enum Fixtures {
   }
 
   /// A mediator with the `calc` target, and the `diagnostics` fallback when `withFallback`.
-  static func mediator(withFallback: Bool = false) throws -> Mediator {
+  static func mediator(withFallback: Bool = false, remoteFallback: Bool = false) throws
+    -> Mediator
+  {
+    var fallbackTarget = fallbackTarget
+    fallbackTarget.actions[0].isRemote = remoteFallback
     let mediator = Mediator(
       scheme: scheme, catalog: TypeCatalog(),
       fallback: withFallback ? ActionReference(target: "diagnostics", action: "notFound") : nil)

@@ -59,15 +59,32 @@ import Testing
     #expect(error == .actionNotFound(target: "calc", action: "divide"))
   }
 
-  @Test func remoteCallsTakeTheSameNotFoundPath() async throws {
+  @Test func remoteCallsStayRemoteThroughTheNotFoundChain() async throws {
+    // The fallback is local-only: a URL naming no target must not reach it.
     let mediator = try Fixtures.mediator(withFallback: true)
     let handled = try await mediator.open("app://calc/legacyThing")
     #expect(handled as? String == "legacy:legacyThing")
-    let fallback = try await mediator.open("app://ghost/boo?x=1")
+    let refused = await asyncMediatorError { try await mediator.open("app://ghost/boo?x=1") }
+    #expect(refused == .targetNotFound(target: "ghost", action: "boo"))
+    let missingAction = mediatorError { try mediator.open("app://calc/divide") }
+    #expect(missingAction == .actionNotFound(target: "calc", action: "divide"))
+    // Declared remote, it takes the URL and sees the call's origin as a typed value.
+    let remote = try Fixtures.mediator(withFallback: true, remoteFallback: true)
+    let fallback = try await remote.open("app://ghost/boo?x=1")
     #expect(fallback as? String == "fallback ghost/boo from app://ghost/boo?x=1")
+    let local = try await remote.perform(target: "ghost", action: "boo")
+    #expect(local as? String == "fallback ghost/boo from local")
     let plain = try Fixtures.mediator()
     let error = mediatorError { try plain.open("app://ghost/boo") }
     #expect(error == .targetNotFound(target: "ghost", action: "boo"))
+  }
+
+  @Test func theTargetsHandlerSeesARemoteOrigin() throws {
+    let mediator = try Fixtures.mediator()
+    let remote = try mediator.open("app://calc/whereFrom")
+    #expect(remote as? ActionCall.Origin == .remote(url: "app://calc/whereFrom"))
+    let local = try mediator.perform(target: "calc", action: "whereFrom")
+    #expect(local as? ActionCall.Origin == .local)
   }
 }
 

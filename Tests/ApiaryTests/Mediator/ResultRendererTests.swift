@@ -15,27 +15,27 @@ import Testing
     var description: String { "opaque thing" }
   }
 
-  @Test func rendersJSONRepresentableValues() {
-    #expect(ResultRenderer.render(nil) == "null")
-    #expect(ResultRenderer.render(()) == "null")
-    #expect(ResultRenderer.render("a \"quoted\"\nline\u{1}") == #""a \"quoted\"\nline\u0001""#)
-    #expect(ResultRenderer.render(42) == "42")
-    #expect(ResultRenderer.render(UInt8(7)) == "7")
-    #expect(ResultRenderer.render(1.5) == "1.5")
-    #expect(ResultRenderer.render(true) == "true")
+  @Test func rendersJSONRepresentableValues() throws {
+    #expect(try ResultRenderer.render(nil) == "null")
+    #expect(try ResultRenderer.render(()) == "null")
+    #expect(try ResultRenderer.render("a \"quoted\"\nline\u{1}") == #""a \"quoted\"\nline\u0001""#)
+    #expect(try ResultRenderer.render(42) == "42")
+    #expect(try ResultRenderer.render(UInt8(7)) == "7")
+    #expect(try ResultRenderer.render(1.5) == "1.5")
+    #expect(try ResultRenderer.render(true) == "true")
     let nested: [String: any Sendable] = [
       "b": [1, "two", nil as Int?] as [any Sendable], "a": ["x": false] as [String: any Sendable],
     ]
-    #expect(ResultRenderer.render(nested) == #"{"a":{"x":false},"b":[1,"two",null]}"#)
+    #expect(try ResultRenderer.render(nested) == #"{"a":{"x":false},"b":[1,"two",null]}"#)
     #expect(
-      ResultRenderer.render(JSONValue.object(["k": [1, 2.5, nil]])) == #"{"k":[1,2.5,null]}"#)
+      try ResultRenderer.render(JSONValue.object(["k": [1, 2.5, nil]])) == #"{"k":[1,2.5,null]}"#)
     #expect(
-      ResultRenderer.render(Note(title: "Hi", tags: ["a"])) == #"{"tags":["a"],"title":"Hi"}"#)
+      try ResultRenderer.render(Note(title: "Hi", tags: ["a"])) == #"{"tags":["a"],"title":"Hi"}"#)
   }
 
-  @Test func fallsBackToADescription() {
+  @Test func fallsBackToADescription() throws {
     #expect(ResultRenderer.json(Opaque()) == nil)
-    #expect(ResultRenderer.render(Opaque()) == "opaque thing")
+    #expect(try ResultRenderer.render(Opaque()) == "opaque thing")
     #expect(ResultRenderer.json(Double.nan) == nil)
     #expect(ResultRenderer.json([Opaque()]) == nil)
   }
@@ -43,8 +43,8 @@ import Testing
   @Test func rendersWhatARemoteCallReturns() throws {
     let mediator = try Fixtures.mediator()
     let result = try mediator.open("app://calc/count?items=a&items=b")
-    #expect(ResultRenderer.render(result) == "2")
+    #expect(try ResultRenderer.render(result) == "2")
     let echoed = try mediator.open("app://calc/echo?value=a&value=b%20c")
-    #expect(ResultRenderer.render(echoed) == #"["a","b c"]"#)
+    #expect(try ResultRenderer.render(echoed) == #"["a","b c"]"#)
   }
 }

@@ -1,0 +1,84 @@
+import ApiarySupport
+import Dispatch
+import Synchronization
+
+/// Runs an action for an `await`ed call: off Swift's cooperative pool and within the action's
+/// `timeout`. A synchronous action runs on a Dispatch worker; an `async` one in a task whose
+/// executor is Dispatch. The timer is a Dispatch timer too, so an action that blocks its thread
+/// — or module code blocking every pool thread — cannot delay it. Past the limit the caller gets
+/// ``MediatorError/timedOut(target:action:seconds:)``, an `async` action is cancelled, and the
+/// action's late result is dropped.
+enum ActionDeadline {
+  static func run(_ prepared: PreparedAction, _ parameters: Parameters, cache: Bool)
+    async throws -> (any Sendable)?
+  {
+    let race = Race()
+    let seconds = prepared.manifest.timeout
+    return try await withCheckedThrowingContinuation { continuation in
+      let work = Locked<Task<Void, Never>?>(nil)
+      race.begin(continuation, seconds: seconds) {
+        let timedOut = MediatorError.timedOut(
+          target: prepared.target, action: prepared.action, seconds: seconds)
+        if race.finish(.failure(timedOut)) { work.withLock { $0 }?.cancel() }
+      }
+      if let run = prepared.runSync {
+        DispatchQueue.global().async { race.finish(Result { try run(parameters, cache) }) }
+      } else {
+        let task = Task(executorPreference: DispatchExecutor.shared) {
+          do {
+            race.finish(.success(try await prepared.runAsync(parameters, cache)))
+          } catch {
+            race.finish(.failure(error))
+          }
+        }
+        work.withLock { $0 = task }
+      }
+    }
+  }
+
+  /// Where deadlines fire: a serial queue, which libdispatch serves with a thread of its own
+  /// even when every worker of the global queues is held by actions that block.
+  private static let timers = DispatchQueue(label: "apiary.action-deadlines")
+
+  /// Resumes the caller exactly once, whichever of the action and the timer finishes first,
+  /// and cancels the timer then, so a finished call leaves nothing scheduled behind it.
+  private final class Race: Sendable {
+    private let continuation = Locked<CheckedContinuation<(any Sendable)?, any Error>?>(nil)
+    private let finished = Atomic<Bool>(false)
+    /// libdispatch sources may be scheduled, resumed and cancelled from any thread (cancelling
+    /// twice is harmless); it is set up once in `begin` before anything else can reach it.
+    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(
+      queue: ActionDeadline.timers)
+
+    func begin(
+      _ continuation: CheckedContinuation<(any Sendable)?, any Error>, seconds: Double,
+      onTimeout: @escaping @Sendable () -> Void
+    ) {
+      self.continuation.withLock { $0 = continuation }
+      timer.setEventHandler(handler: onTimeout)
+      timer.schedule(deadline: .now() + seconds)
+      timer.resume()
+    }
+
+    /// Resumes with `result` unless the other side already did; true when this call won.
+    @discardableResult
+    func finish(_ result: Result<(any Sendable)?, any Error>) -> Bool {
+      guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+      timer.cancel()
+      continuation.withLock { $0.take() }?.resume(with: result)
+      return true
+    }
+  }
+}
+
+/// Runs tasks' jobs on Dispatch's global queue instead of Swift's cooperative pool, so an
+/// `async` action that blocks its thread does not take a pool thread.
+final class DispatchExecutor: TaskExecutor {
+  static let shared = DispatchExecutor()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    DispatchQueue.global().async { job.runSynchronously(on: executor) }
+  }
+}

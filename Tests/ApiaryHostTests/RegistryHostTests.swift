@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Issue 10 and 11 through the `apiary` executable: ranked manifest services, action time
+/// limits in manifests, a service whose class does not conform failing boot, and URLs that
+/// stay remote through the not-found chain.
+@Suite struct RegistryHostTests {
+  static let app = """
+    {"schemaVersion": 1, "name": "Ranked", "scheme": "ranked", "modules": ["modules"]}
+    """
+
+  static func module(_ name: String, rank: String, timeout: String = "5") -> String {
+    """
+    {"schemaVersion": 1, "modules": [
+      {"name": "\(name)", "type": "NotesPlugin.NotesModule",
+       "services": [{"protocol": "NotebookKit.Logger",
+                     "implementation": "LoggingPlugin.ConsoleLogger"\(rank)}],
+       "targets": [{"name": "\(name)", "type": "NotesPlugin.NotesTarget",
+                    "actions": [{"name": "list", "timeout": \(timeout)}]}]}
+    ]}
+    """
+  }
+
+  @Test func validateAcceptsRankedProvidersAndActionTimeouts() throws {
+    let ranked = try HostProcess.manifests([
+      "app.json": Self.app,
+      "modules/a.json": Self.module("a", rank: ", \"rank\": 1"),
+      "modules/b.json": Self.module("b", rank: ", \"rank\": 2"),
+    ])
+    let ok = try HostProcess.run(["validate", ranked.path])
+    #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+
+    let broken = try HostProcess.manifests([
+      "app.json": Self.app,
+      "modules/a.json": Self.module("a", rank: ", \"rank\": 1", timeout: "0"),
+      "modules/b.json": Self.module("b", rank: ""),
+    ])
+    let refused = try HostProcess.run(["validate", broken.path])
+    #expect(refused.status == 1)
+    #expect(refused.stdout.contains("actions[0].timeout"), "\(refused.stdout)")
+    #expect(refused.stdout.contains("expected a number of seconds greater than 0"))
+    #expect(refused.stdout.contains("or give each a 'rank'"), "\(refused.stdout)")
+  }
+
+  @Test func aServiceClassThatDoesNotConformFailsBootNamingTheEntry() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": Self.app,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "logging", "type": "LoggingPlugin.LoggingModule",
+         "services": [{"protocol": "NotebookKit.NoteStore",
+                       "implementation": "LoggingPlugin.ConsoleLogger"}]}
+      ]}
+      """,
+    ])
+    let result = try HostProcess.run(["inspect", directory.path])
+    #expect(result.status == 1)
+    let output = result.stdout + result.stderr
+    #expect(
+      output.contains("LoggingPlugin.ConsoleLogger does not conform to NotebookKit.NoteStore"),
+      "\(output)")
+    #expect(output.contains("modules[0].services[0]"), "\(output)")
+  }
+
+  @Test func aURLNamingNoTargetDoesNotReachTheLocalOnlyFallback() throws {
+    let result = try HostProcess.run(
+      ["call", "notebook://nowhere/thing", "--manifests", HostProcess.manifests],
+      in: HostProcess.temporaryDirectory())
+    #expect(result.status == 1)
+    let output = result.stdout + result.stderr
+    #expect(output.contains("no target 'nowhere'"), "\(output)")
+    #expect(!output.contains("see 'apiary inspect'"), "the fallback must not run: \(output)")
+  }
+}
