@@ -4,9 +4,10 @@ import ApiaryMediator
 import ApiarySupport
 
 /// Links the names in module manifests to Swift types and checks what a boot would need, without
-/// running module code: every service implementation is ``Injectable``, every target type is a
-/// ``Target``, and every declared action is in its target's ``Target/actions`` table (a static
-/// declaration, read but never called). Names the catalog cannot find are the manifest
+/// running module code: every service implementation is ``Injectable`` and conforms to its
+/// protocol (or inherits from its class), every target type is a ``Target``, and every declared
+/// action is in its target's ``Target/actions`` table (a static declaration, read but never
+/// called). Names the catalog cannot find are the manifest
 /// validator's to report, so they are skipped here.
 ///
 /// `apiary validate` runs it after loading; ``Kernel/boot()`` runs it on every planned module
@@ -39,15 +40,24 @@ public enum BootCheck {
       return location
     }
     for (index, service) in module.services.enumerated() {
-      guard let type = catalog.lookup(service.implementation), !(type is any Injectable.Type)
-      else { continue }
+      guard let type = catalog.lookup(service.implementation) else { continue }
       var at = location(service.source, ".services[\(index)]")
       at.keyPath += ".implementation"
-      problems.append(
-        ManifestProblem(
-          .notLinkable, at: at,
-          "service implementation '\(service.implementation)' is not Injectable; expected a "
-            + "final class conforming to Apiary.Injectable with init(resolver:)"))
+      if !(type is any Injectable.Type) {
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: at,
+            "service implementation '\(service.implementation)' is not Injectable; expected a "
+              + "final class conforming to Apiary.Injectable with init(resolver:)"))
+      } else if let protocolType = catalog.lookup(service.protocolName),
+        !Conformance.check(type, protocolType)
+      {
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: at,
+            "service implementation '\(service.implementation)' does not conform to "
+              + "'\(service.protocolName)'"))
+      }
     }
     for (index, target) in module.targets.enumerated() {
       let typeName =

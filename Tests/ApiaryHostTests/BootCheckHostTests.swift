@@ -8,7 +8,8 @@ import Testing
       "app.json": #"{"schemaVersion": 1, "name": "B", "scheme": "b"}"#,
       "modules/m.json": """
       {"schemaVersion": 1, "modules": [{"name": "logging", "type": "LoggingPlugin.LoggingModule",
-        "services": [{"protocol": "NotebookKit.Logger", "implementation": "LoggingPlugin.LoggingModule"}],
+        "services": [{"protocol": "NotebookKit.Logger", "implementation": "LoggingPlugin.LoggingModule"},
+                     {"protocol": "NotebookKit.NoteStore", "implementation": "LoggingPlugin.ConsoleLogger"}],
         "targets": [
           {"name": "console", "type": "LoggingPlugin.ConsoleLogger"},
           {"name": "diagnostics", "type": "LoggingPlugin.DiagnosticsTarget",
@@ -21,6 +22,8 @@ import Testing
   static let expected = [
     "modules[0].services[0].implementation: service implementation "
       + "'LoggingPlugin.LoggingModule' is not Injectable",
+    "modules[0].services[1].implementation: service implementation 'LoggingPlugin.ConsoleLogger' "
+      + "does not conform to 'NotebookKit.NoteStore'",
     "modules[0].targets[0].type: type 'LoggingPlugin.ConsoleLogger' of target 'console' is not "
       + "a Target",
     "modules[0].targets[1].actions[1]: target 'diagnostics' (LoggingPlugin.DiagnosticsTarget) "
@@ -31,7 +34,7 @@ import Testing
     let result = try HostProcess.run(["validate", try Self.manifests().path])
     #expect(result.status == 1)
     for text in Self.expected { #expect(result.stdout.contains(text), "\(result.stdout)") }
-    #expect(result.stderr.contains("3 problems"))
+    #expect(result.stderr.contains("4 problems"))
   }
 
   @Test func runRefusesTheSameBeforeAnyModuleCode() throws {
