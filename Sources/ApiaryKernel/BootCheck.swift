@@ -55,8 +55,8 @@ public enum BootCheck {
         problems.append(
           ManifestProblem(
             .notLinkable, at: at,
-            "service implementation '\(service.implementation)' does not conform to "
-              + "'\(service.protocolName)'"))
+            "service implementation \(service.implementation) does not conform to "
+              + "\(service.protocolName)"))
       }
     }
     for (index, target) in module.targets.enumerated() {

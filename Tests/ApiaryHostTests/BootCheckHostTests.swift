@@ -22,8 +22,8 @@ import Testing
   static let expected = [
     "modules[0].services[0].implementation: service implementation "
       + "'LoggingPlugin.LoggingModule' is not Injectable",
-    "modules[0].services[1].implementation: service implementation 'LoggingPlugin.ConsoleLogger' "
-      + "does not conform to 'NotebookKit.NoteStore'",
+    "modules[0].services[1].implementation: service implementation LoggingPlugin.ConsoleLogger "
+      + "does not conform to NotebookKit.NoteStore",
     "modules[0].targets[0].type: type 'LoggingPlugin.ConsoleLogger' of target 'console' is not "
       + "a Target",
     "modules[0].targets[1].actions[1]: target 'diagnostics' (LoggingPlugin.DiagnosticsTarget) "
