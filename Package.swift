@@ -4,6 +4,10 @@ import PackageDescription
 /// Sample plugins that together make the default application in `Manifests/`.
 let plugins = ["LoggingPlugin", "StorePlugin", "NotesPlugin", "SearchPlugin"]
 
+/// Modules that misbehave on purpose (hang in a hook or an action), linked into `apiary` so the
+/// host's tests can name them in their manifests.
+let testFixtures = ["FaultPlugin"]
+
 /// The runtime's layers, lowest first. Each target imports only targets listed before it, so the
 /// compiler enforces the direction: Support ← Manifest, Container, Lifecycle ← Mediator ← Kernel.
 let runtime: [Target] = [
@@ -37,7 +41,7 @@ let package = Package(
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
     .executableTarget(
       name: "ApiaryHost",
-      dependencies: ["Apiary", "ApiaryTooling"] + plugins.map { .target(name: $0) }
+      dependencies: ["Apiary", "ApiaryTooling"] + (plugins + testFixtures).map { .target(name: $0) }
     ),
     .testTarget(
       name: "ApiaryTests",
@@ -54,6 +58,9 @@ let package = Package(
   ]
     + plugins.map { name in
       .target(name: name, dependencies: ["Apiary", "NotebookKit"], path: "Plugins/\(name)")
+    }
+    + testFixtures.map { name in
+      .target(name: name, dependencies: ["Apiary"], path: "Tests/Fixtures/\(name)")
     },
   swiftLanguageModes: [.v6]
 )

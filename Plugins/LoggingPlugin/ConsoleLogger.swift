@@ -3,7 +3,7 @@ import Foundation
 import NotebookKit
 import Synchronization
 
-/// Writes log lines to standard error. Bound to `NotebookKit.Logger` by the `logging` module's
+/// Writes log lines to standard error, one line per entry. Bound to `NotebookKit.Logger` by the `logging` module's
 /// manifest `services` entry, so the container creates it by name.
 final class ConsoleLogger: Logger, Injectable {
   private let threshold = Mutex(LogLevel.info)
@@ -15,6 +15,9 @@ final class ConsoleLogger: Logger, Injectable {
 
   func log(_ level: LogLevel, _ message: String, module: String) {
     guard level >= threshold.withLock({ $0 }) else { return }
-    FileHandle.standardError.write(Data("[\(level.rawValue)] \(module): \(message)\n".utf8))
+    // One line per entry, whatever the message holds: control characters are escaped, so text
+    // from a URL or a module cannot start a fake log line.
+    let line = ControlCharacters.escaped("[\(level.rawValue)] \(module): \(message)")
+    FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 }

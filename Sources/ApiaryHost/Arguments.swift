@@ -71,6 +71,18 @@ struct Arguments {
   }
 }
 
+extension Arguments {
+  /// `--shutdown-timeout SECONDS`, or ``Host/defaultShutdownTimeout`` when not given.
+  func shutdownTimeout() throws(UsageError) -> Double {
+    guard let text = options["--shutdown-timeout"] else { return Host.defaultShutdownTimeout }
+    guard let seconds = Double(text), seconds > 0, seconds <= 1_000_000 else {
+      throw UsageError(
+        "--shutdown-timeout expects seconds, more than 0 and at most 1000000; found '\(text)'")
+    }
+    return seconds
+  }
+}
+
 /// A command line that does not parse; the host prints it with the usage and exits with 2.
 struct UsageError: Error, CustomStringConvertible {
   let description: String

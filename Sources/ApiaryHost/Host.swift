@@ -4,11 +4,19 @@ import Apiary
 enum Host {
   static let commands: [any HostCommand.Type] = [
     RunCommand.self, CallCommand.self, ValidateCommand.self, PlanCommand.self,
-    InspectCommand.self, GenerateCommand.self,
+    InspectCommand.self, GenerateCommand.self, GraphCommand.self, CompletionCommand.self,
   ]
 
   /// The manifests directory used when none is given.
   static let defaultManifests = "Manifests"
+
+  /// Seconds a graceful shutdown may take after SIGINT or SIGTERM, unless `--shutdown-timeout`.
+  static let defaultShutdownTimeout = 30.0
+
+  /// The `--shutdown-timeout` line in the usage of the commands that run module code.
+  static let shutdownTimeoutUsage =
+    "--shutdown-timeout SECONDS  time to shut down after a signal (default "
+    + "\(Int(defaultShutdownTimeout)))"
 
   static let usage = """
     apiary — run an application made of plugin modules, configured by manifests.
@@ -16,7 +24,7 @@ enum Host {
     USAGE: apiary <command> [options]
 
     COMMANDS:
-    \(commands.map { "  " + $0.name.padding(10) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(12) + $0.summary }.joined(separator: "\n"))
 
     Every command reads the manifests in DIR (default \(defaultManifests)); '--manifests DIR' is
     the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
@@ -24,18 +32,18 @@ enum Host {
 
   static func main(_ words: [String]) async -> Int32 {
     guard let first = words.first, first != "--help", first != "-h" else {
-      Output.out(usage)
+      Output.out(lines: usage.lines)
       return words.isEmpty ? ExitStatus.usage : ExitStatus.success
     }
     if first == "help" {
       guard let name = words.dropFirst().first else {
-        Output.out(usage)
+        Output.out(lines: usage.lines)
         return ExitStatus.success
       }
       guard let command = commands.first(where: { $0.name == name }) else {
         return usageError(UsageError("unknown command '\(name)'"), usage: usage)
       }
-      Output.out(command.usage)
+      Output.out(lines: command.usage.lines)
       return ExitStatus.success
     }
     guard let command = commands.first(where: { $0.name == first }) else {
@@ -43,7 +51,7 @@ enum Host {
     }
     let rest = words.dropFirst()
     if rest.contains("--help") || rest.contains("-h") {
-      Output.out(command.usage)
+      Output.out(lines: command.usage.lines)
       return ExitStatus.success
     }
     do {
@@ -56,7 +64,7 @@ enum Host {
   }
 
   static func usageError(_ error: UsageError, usage: String) -> Int32 {
-    Output.err("error: \(error)\n\n\(usage)")
+    Output.err(lines: ["error: \(error)", ""] + usage.lines)
     return ExitStatus.usage
   }
 
@@ -66,6 +74,10 @@ enum Host {
   ) -> Kernel? {
     do {
       return try Kernel(manifestsAt: directory, observer: observer)
+    } catch .invalidManifests(let problems) {
+      Output.err("error: \(problems.count) manifest problem\(problems.count == 1 ? "" : "s"):")
+      Output.err(lines: problems.map { "  \($0)" })
+      return nil
     } catch {
       Output.err("error: \(error)")
       return nil
@@ -74,6 +86,29 @@ enum Host {
 }
 
 extension Host {
+  /// Boots `kernel`, runs `work` unless SIGINT or SIGTERM comes first, and shuts the kernel down.
+  ///
+  /// Signals are handled as ``Interruption`` describes: the first one abandons `work` — or, when
+  /// it comes during the boot, lets the boot finish (each hook is bounded by its manifest
+  /// `timeout`) and skips `work` — and the kernel shuts down; the process ends at the latest
+  /// `shutdownTimeout` seconds after it.
+  ///
+  /// - Returns: `work`'s status; ``ExitStatus/failure`` when the boot failed; nil when a signal
+  ///   stopped the session.
+  static func session(
+    _ kernel: Kernel, shutdownTimeout: Double,
+    log: @escaping @Sendable (String) -> Void = { _ in },
+    _ work: @escaping @Sendable () async -> Int32
+  ) async -> Int32? {
+    let interruption = Interruption.install(deadline: shutdownTimeout)
+    log("boot:")
+    guard await boot(kernel) else { return ExitStatus.failure }
+    let status = await interruption.unlessInterrupted(work)
+    log("shutdown:")
+    await kernel.shutdown()
+    return status
+  }
+
   /// Boots `kernel`, printing the error on failure; false when the boot failed.
   static func boot(_ kernel: Kernel) async -> Bool {
     do {

@@ -1,61 +1,62 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+/// The lines of standard input, for `apiary run`.
+///
+/// They are read on a dedicated thread, so a blocking read never holds a Swift concurrency thread,
+/// and at most two batches of ``batchSize`` lines wait to be handled: a producer faster than the
+/// host is held back by the pipe instead of growing the host's memory.
+///
+/// ```swift
+/// for await line in HostInput() { print(line) }
+/// ```
+struct HostInput: AsyncSequence, Sendable {
+  /// Lines the reader reads per permit; the consumer returns a permit per batch it takes, so the
+  /// reader wakes once per batch rather than once per line.
+  static let batchSize = 128
 
-/// What the serving host reacts to: lines on standard input, its end, and SIGINT/SIGTERM.
-enum HostInput: Sendable {
-  case line(String)
-  case endOfInput
-  case signal(Int32)
+  private let lines: AsyncStream<String>
+  /// One permit per batch the reader may read ahead. Created empty and then filled: Dispatch
+  /// traps when a semaphore is released holding less than its initial value.
+  private let permits = DispatchSemaphore(value: 0)
 
-  /// Merges standard input and the termination signals into one stream. Standard input is read
-  /// on a dedicated thread so a blocking read never holds a Swift concurrency thread.
-  static func stream() -> AsyncStream<HostInput> {
-    AsyncStream { continuation in
-      let sources = [SIGINT, SIGTERM].map { number in
-        ignoreDefaultAction(of: number)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { continuation.yield(.signal(number)) }
-        source.resume()
-        return source
+  init() {
+    permits.signal()
+    permits.signal()
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    self.lines = lines
+    let permits = permits
+    let reader = Thread {
+      reading: while true {
+        permits.wait()
+        for _ in 0..<Self.batchSize {
+          guard let line = readLine() else { break reading }
+          continuation.yield(line)
+        }
       }
-      let reader = Thread {
-        while let line = readLine() { continuation.yield(.line(line)) }
-        continuation.yield(.endOfInput)
-      }
-      reader.start()
-      let keepAlive = SignalSources(sources)
-      continuation.onTermination = { _ in keepAlive.cancel() }
+      continuation.finish()
     }
+    reader.name = "apiary-stdin"
+    reader.start()
   }
-}
 
-/// Turns off the default action of signal `number` (terminating the process), so that only the
-/// Dispatch source sees it. Written once per C library: `HostInput.signal` would shadow an
-/// unqualified `signal` inside the enum.
-private func ignoreDefaultAction(of number: Int32) {
-  #if canImport(Glibc)
-    _ = Glibc.signal(number, SIG_IGN)
-  #elseif canImport(Musl)
-    _ = Musl.signal(number, SIG_IGN)
-  #elseif canImport(Darwin)
-    _ = Darwin.signal(number, SIG_IGN)
-  #endif
-}
+  func makeAsyncIterator() -> Iterator {
+    Iterator(lines: lines.makeAsyncIterator(), permits: permits)
+  }
 
-/// Holds the signal sources for the life of the stream.
-private final class SignalSources: @unchecked Sendable {
-  // Sendable: `sources` is written once in init and DispatchSource.cancel() is thread-safe.
-  private let sources: [any DispatchSourceSignal]
-  init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }
-  func cancel() {
-    for source in sources { source.cancel() }
+  struct Iterator: AsyncIteratorProtocol {
+    var lines: AsyncStream<String>.Iterator
+    let permits: DispatchSemaphore
+    var taken = 0
+
+    mutating func next() async -> String? {
+      guard let line = await lines.next() else { return nil }
+      taken += 1
+      if taken == HostInput.batchSize {
+        permits.signal()
+        taken = 0
+      }
+      return line
+    }
   }
 }

@@ -1,21 +1,47 @@
+import Apiary
 import Foundation
 
 /// Where the host writes: results to standard output, logs and errors to standard error.
+///
+/// Everything the host prints passes through here, and every line is escaped with
+/// ``ControlCharacters/escaped(_:)``: text from input or modules (a `%0A` in a URL, a newline in
+/// an error) shows as `\n` inside its own line and can never forge a line of its own. Text that
+/// is meant to span lines is passed as `lines:`, one element per line.
+///
+/// ```swift
+/// Output.out(result)                    // one line, whatever `result` holds
+/// Output.err(lines: usage.lines)        // the host's own multi-line text
+/// ```
 enum Output {
-  static func out(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
-  }
+  static func out(_ line: String) { write([line], to: .standardOutput) }
+  static func out(lines: some Sequence<String>) { write(lines, to: .standardOutput) }
+  static func err(_ line: String) { write([line], to: .standardError) }
+  static func err(lines: some Sequence<String>) { write(lines, to: .standardError) }
 
-  static func err(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+  private static func write(_ lines: some Sequence<String>, to handle: FileHandle) {
+    var text = ""
+    for line in lines {
+      text += ControlCharacters.escaped(line)
+      text += "\n"
+    }
+    handle.write(Data(text.utf8))
   }
+}
+
+extension String {
+  /// The host's own multi-line text (usage, tables) split for ``Output``.
+  var lines: [String] { split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 }
 
 /// Exit statuses of the `apiary` executable.
 enum ExitStatus {
   static let success: Int32 = 0
-  /// Invalid manifests, a failed boot or a refused call.
+  /// Invalid manifests, a failed boot, a refused call, or `call`/`inspect` stopped by a signal.
   static let failure: Int32 = 1
   /// A command line that does not parse.
   static let usage: Int32 = 2
+  /// After SIGINT or SIGTERM, the shutdown did not finish within `--shutdown-timeout`.
+  static let shutdownTimedOut: Int32 = 3
+  /// A second SIGINT or SIGTERM: exited at once, without finishing the shutdown.
+  static let forced: Int32 = 4
 }

@@ -5,23 +5,22 @@ import ApiaryTooling
 struct Session {
   let kernel: Kernel
 
-  /// The text to print for `line`, or nil for blank lines and comments.
-  func handle(_ line: String) async -> String? {
+  /// The lines to print for `line`; none for blank lines and comments.
+  func handle(_ line: String) async -> [String] {
     let text = line.trimmingWhitespace()
-    guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
-    guard text.hasPrefix(":") else { return await call(text) }
+    guard !text.isEmpty, !text.hasPrefix("#") else { return [] }
+    guard text.hasPrefix(":") else { return [await call(text)] }
     let words = text.dropFirst().split(separator: " ").map(String.init)
     switch (words.first ?? "", words.count) {
-    case ("help", _): return RunCommand.usage
+    case ("help", _): return RunCommand.usage.lines
     case ("modules", 1):
       return await kernel.moduleStates.map { "\($0.name.padding(12)) \($0.state)" }
-        .joined(separator: "\n")
     case ("remove", 2):
       do {
         try await kernel.remove(words[1])
-        return "removed '\(words[1])'"
+        return ["removed '\(words[1])'"]
       } catch {
-        return "error: \(error)"
+        return ["error: \(error)"]
       }
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
@@ -29,9 +28,9 @@ struct Session {
         let parts = pair.split(separator: "=", maxSplits: 1)
         payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
       }
-      return await kernel.events.post(words[1], payload: payload).description
+      return [await kernel.events.post(words[1], payload: payload).description]
     default:
-      return "error: unknown command '\(text)'; type ':help'"
+      return ["error: unknown command '\(text)'; type ':help'"]
     }
   }
 

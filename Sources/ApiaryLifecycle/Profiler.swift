@@ -1,43 +1,87 @@
 import ApiarySupport
+import Synchronization
 
-/// Records how long every lifecycle hook and every event dispatch took, measured around the real
-/// call (BeeHive's profiler recorded `init` before it ran).
+/// Times lifecycle hooks and event dispatches, measured around the real call (BeeHive's profiler
+/// recorded `init` before it ran), when asked to.
+///
+/// It records nothing until ``isRecording`` is set, and then keeps one aggregate per subject and
+/// phase — count, total and slowest — so a host that runs for days stays the same size. At most
+/// ``subjectLimit`` subject-phase pairs are kept apart; later ones are added up under `(other)`.
 ///
 /// ```swift
 /// let kernel = try Kernel(application: app, modules: modules)
+/// kernel.profiler.isRecording = true
 /// try await kernel.boot()
-/// for entry in kernel.profiler.slowestFirst { print(entry.subject, entry.phase, entry.duration) }
+/// for entry in kernel.profiler.slowestFirst { print(entry.subject, entry.phase, entry.slowest) }
 /// ```
 ///
 /// `ApiaryTooling` adds the reports `apiary run --profile` prints: `table()` and `json()`.
 public final class Profiler: Sendable {
-  /// One timed call.
+  /// The timed calls of one subject in one phase.
   public struct Entry: Sendable, Hashable {
     /// The module name, or the event name for ``LifecyclePhase/event``.
     public let subject: String
     public let phase: LifecyclePhase
-    public let duration: Duration
-    /// Position in recording order.
+    /// How many calls were timed.
+    public internal(set) var count: Int
+    /// Their durations added up.
+    public internal(set) var total: Duration
+    /// The longest one.
+    public internal(set) var slowest: Duration
+    /// Position of the first call in recording order.
     public let sequence: Int
   }
 
-  private let entries = Locked<[Entry]>([])
+  /// Subject-phase pairs kept apart; past this, new subjects are recorded as `(other)`.
+  public static let subjectLimit = 1_000
 
-  package init() {}
+  private struct Key: Hashable {
+    let subject: String
+    let phase: LifecyclePhase
+  }
 
-  /// Adds one measurement.
+  private let recording: Atomic<Bool>
+  private let entries = Locked<[Key: Entry]>([:])
+
+  package init(recording: Bool = false) {
+    self.recording = Atomic(recording)
+  }
+
+  /// Whether measurements are kept; off by default.
+  public var isRecording: Bool {
+    get { recording.load(ordering: .relaxed) }
+    set { recording.store(newValue, ordering: .relaxed) }
+  }
+
+  /// Adds one measurement, when recording.
   package func record(subject: String, phase: LifecyclePhase, duration: Duration) {
-    entries.withLock {
-      $0.append(Entry(subject: subject, phase: phase, duration: duration, sequence: $0.count))
+    guard isRecording else { return }
+    entries.withLock { entries in
+      var key = Key(subject: subject, phase: phase)
+      if entries[key] == nil, entries.count >= Self.subjectLimit {
+        key = Key(subject: "(other)", phase: phase)
+      }
+      if var entry = entries[key] {
+        entry.count += 1
+        entry.total += duration
+        entry.slowest = max(entry.slowest, duration)
+        entries[key] = entry
+      } else {
+        entries[key] = Entry(
+          subject: key.subject, phase: phase, count: 1, total: duration, slowest: duration,
+          sequence: entries.count)
+      }
     }
   }
 
-  /// Every measurement in recording order.
-  public var recorded: [Entry] { entries.withLock { $0 } }
+  /// Every subject and phase in the order first recorded.
+  public var recorded: [Entry] {
+    entries.withLock { Array($0.values) }.sorted { $0.sequence < $1.sequence }
+  }
 
-  /// Measurements, slowest first (ties in recording order).
+  /// Every subject and phase, slowest call first (ties in recording order).
   public var slowestFirst: [Entry] {
-    recorded.sorted { ($0.duration, -$0.sequence) > ($1.duration, -$1.sequence) }
+    recorded.sorted { ($0.slowest, -$0.sequence) > ($1.slowest, -$1.sequence) }
   }
 
   package static func microseconds(_ duration: Duration) -> Int64 {

@@ -249,7 +249,7 @@ package struct ManifestValidator {
 
   /// One elementary cycle (node indices, without repeating the first) per strongly connected
   /// component with more than one node, starting at its lowest index, in order of that index.
-  static func cycles(_ edges: [[Int]]) -> [[Int]] {
+  package static func cycles(_ edges: [[Int]]) -> [[Int]] {
     let count = edges.count
     var order = [Int](repeating: -1, count: count)
     var low = [Int](repeating: 0, count: count)

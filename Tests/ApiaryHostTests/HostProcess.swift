@@ -1,6 +1,14 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs the built `apiary` executable as a user would, and captures what it prints.
 struct HostProcess {
   struct Result {
@@ -57,6 +65,49 @@ struct HostProcess {
     return Result(
       status: running.process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// A started `apiary` that a test talks to while it runs: waits for what it prints, signals
+  /// it, and collects its exit.
+  final class Running {
+    let process: Process
+    let input: Pipe
+    let output: Pipe
+    let error: Pipe
+    private(set) var stderr = Data()
+
+    init(_ arguments: [String], in directory: URL? = nil) throws {
+      (process, input, output, error) = try HostProcess.start(arguments, in: directory)
+    }
+
+    /// Reads standard error until it contains `text` (true) or ends (false).
+    @discardableResult
+    func waitForError(_ text: String) -> Bool {
+      while !String(decoding: stderr, as: UTF8.self).contains(text) {
+        let chunk = error.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { return false }
+        stderr.append(chunk)
+      }
+      return true
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Closes standard input and waits for the exit. A host still running after `watchdog`
+    /// seconds is killed (status 9), so a test of "the host stops" fails instead of hanging.
+    func finish(watchdog: Double = 120) throws -> Result {
+      let process = process
+      DispatchQueue.global().asyncAfter(deadline: .now() + watchdog) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      }
+      try? input.fileHandleForWriting.close()
+      let stdout = output.fileHandleForReading.readDataToEndOfFile()
+      stderr.append(error.fileHandleForReading.readDataToEndOfFile())
+      process.waitUntilExit()
+      return Result(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+    }
   }
 
   /// The default application's manifests.

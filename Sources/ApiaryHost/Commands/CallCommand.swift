@@ -6,40 +6,66 @@ enum CallCommand: HostCommand {
   static let name = "call"
   static let summary = "Boot, perform one remote call, print the result, shut down"
   static let usage = """
-    USAGE: apiary call URL [DIR] [--verbose]
+    USAGE: apiary call URL [DIR] [--verbose] [--format text|json] [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
     action declared "remote": true, parameters that fit its declaration — prints the result (as
     JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails.
 
+    SIGINT or SIGTERM abandons the call and shuts down (exit status 1); if that takes longer
+    than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut). A second signal exits at
+    once with \(ExitStatus.forced).
+
     OPTIONS:
-      --manifests DIR   the same as DIR
-      --verbose         print the boot and shutdown timeline on standard error
+      --manifests DIR             the same as DIR
+      --verbose                   print the boot and shutdown timeline on standard error
+      --format FORMAT             text (default) or json: the result or the typed error, on
+                                  standard output
+      \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = ["--verbose"]
+  static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
   static let positionals = 1
 
   static func run(_ arguments: Arguments) async -> Int32 {
     guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
+    let shutdownTimeout: Double
+    do {
+      shutdownTimeout = try arguments.shutdownTimeout()
+    } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let verbose = arguments.flags.contains("--verbose")
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    guard await Host.boot(kernel) else { return ExitStatus.failure }
-    var status = ExitStatus.success
-    do {
-      Output.out(try ResultRenderer.render(try await kernel.mediator.open(url)))
-    } catch {
-      Output.err("error: \(error)")
-      status = ExitStatus.failure
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
+      do {
+        let result = try await kernel.mediator.open(url)
+        Output.out(
+          try format == .json
+            ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
+        return ExitStatus.success
+      } catch {
+        if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
+        Output.err("error: \(error)")
+        return ExitStatus.failure
+      }
     }
-    await kernel.shutdown()
+    guard let status else {
+      Output.err("error: interrupted; the call did not finish")
+      return ExitStatus.failure
+    }
     return status
   }
 }

@@ -6,17 +6,30 @@ enum PlanCommand: HostCommand {
   static let name = "plan"
   static let summary = "Print the boot order with level, priority and dependencies"
   static let usage = """
-    USAGE: apiary plan [DIR]
+    USAGE: apiary plan [DIR] [--format text|json]
 
     Prints the order modules boot in: dependencies first, then level (basic before normal),
     then priority (higher first), then manifest order. DIR defaults to \(Host.defaultManifests).
+
+    OPTIONS:
+      --manifests DIR   the same as DIR
+      --format FORMAT   text (default) or json (schema in docs/json-output.md)
     """
+  static let options: Set<String> = [OutputFormat.option]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory = arguments.manifests
+    let format: OutputFormat
+    do { format = try OutputFormat(arguments) } catch {
+      return Host.usageError(error, usage: usage)
+    }
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
+    if format == .json {
+      Output.out(kernel.plan.json(application: kernel.application))
+      return ExitStatus.success
+    }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
-    Output.out(kernel.plan.table())
+    Output.out(lines: kernel.plan.table().lines)
     return ExitStatus.success
   }
 }

@@ -7,7 +7,8 @@ enum RunCommand: HostCommand {
   static let name = "run"
   static let summary = "Boot the application and serve until Ctrl-C or end of input"
   static let usage = """
-    USAGE: apiary run [DIR] [--profile | --profile-json] [--quiet]
+    USAGE: apiary run [DIR] [--profile [--format text|json] | --profile-json] [--quiet]
+                      [--shutdown-timeout SECONDS]
 
     Boots the application in DIR (default \(Host.defaultManifests)), printing the plan and a
     timeline of the boot, then serves until SIGINT/SIGTERM or end of standard input, and tears
@@ -20,52 +21,61 @@ enum RunCommand: HostCommand {
       :remove MODULE                     tear one module down and remove what it registered
       :help                              this list
 
+    The first SIGINT or SIGTERM stops serving (a call in progress is abandoned) and shuts down;
+    if that takes longer than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut).
+    A second signal exits at once with \(ExitStatus.forced).
+
     OPTIONS:
-      --manifests DIR   the same as DIR
-      --profile         print a table of hook and event durations, slowest first, on exit
-      --profile-json    the same as JSON
-      --quiet           no plan or timeline; only results
+      --manifests DIR             the same as DIR
+      --profile                   print hook and event durations per module and event, slowest
+                                  first, on exit (nothing is recorded without it)
+      --format FORMAT             the --profile report as text (default) or json
+                                  (docs/json-output.md)
+      --profile-json              the same as JSON
+      --quiet                     no plan or timeline; only results
+      \(Host.shutdownTimeoutUsage)
     """
   static let flags: Set<String> = ["--profile", "--profile-json", "--quiet"]
+  static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
+    let shutdownTimeout: Double
+    let format: OutputFormat
+    do {
+      shutdownTimeout = try arguments.shutdownTimeout()
+      format = try OutputFormat(arguments)
+    } catch {
+      return Host.usageError(error, usage: usage)
+    }
     let quiet = arguments.flags.contains("--quiet")
     let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
       return ExitStatus.failure
     }
+    let json = arguments.flags.contains("--profile-json")
+    kernel.profiler.isRecording = json || arguments.flags.contains("--profile")
     log(
       "application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)"
     )
-    log(kernel.plan.table())
-    // Listen before booting, so a Ctrl-C during boot is not lost: it is handled once boot ends.
-    let inputs = HostInput.stream()
-    log("boot:")
-    guard await Host.boot(kernel) else { return ExitStatus.failure }
-    let running = await kernel.startedModules.count
-    log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
-
-    let session = Session(kernel: kernel)
-    serving: for await input in inputs {
-      switch input {
-      case .line(let line):
-        if let output = await session.handle(line) { Output.out(output) }
-      case .endOfInput:
-        log("end of input: shutting down")
-        break serving
-      case .signal(let number):
-        log("signal \(number): shutting down")
-        break serving
+    if !quiet { Output.err(lines: kernel.plan.table().lines) }
+    let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: log) {
+      let running = await kernel.startedModules.count
+      log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
+      let session = Session(kernel: kernel)
+      // Ends at end of input, or when a signal cancels this task.
+      for await line in HostInput() {
+        Output.out(lines: await session.handle(line))
       }
+      if !Task.isCancelled { log("end of input: shutting down") }
+      return ExitStatus.success
     }
-    log("shutdown:")
-    await kernel.shutdown()
-    if arguments.flags.contains("--profile-json") {
+    if json {
       Output.out(kernel.profiler.json())
-    } else if arguments.flags.contains("--profile") {
-      Output.out(kernel.profiler.table())
+    } else if kernel.profiler.isRecording {
+      Output.out(
+        lines: (format == .json ? kernel.profiler.report() : kernel.profiler.table()).lines)
     }
-    return ExitStatus.success
+    return status ?? ExitStatus.success
   }
 }

@@ -14,6 +14,7 @@ import Testing
       Fixture.module("bad", journal: journal, config: ["handles": "sync", "throwsOnEvent": true]),
       Fixture.module("base", journal: journal, level: .basic, config: ["handles": "sync"]),
     ])
+    kernel.profiler.isRecording = true
     try await kernel.boot()
     let report = await kernel.events.post("sync", payload: ["id": 1])
     #expect(report.handledBy == ["base", "low"])

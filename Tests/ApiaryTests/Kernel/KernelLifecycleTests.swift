@@ -140,6 +140,7 @@ import Testing
       Fixture.module("a", journal: journal, config: ["delay": 0.05]),
       Fixture.module("b", journal: journal),
     ])
+    kernel.profiler.isRecording = true
     try await kernel.boot()
     await kernel.shutdown()
     let recorded = kernel.profiler.recorded
