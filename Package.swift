@@ -36,6 +36,9 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
+    // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
+    // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
+    .target(name: "ApiaryTesting", dependencies: ["Apiary"]),
     // The load gate: checks plugin libraries without loading them (host side, no dependency).
     .target(name: "ApiaryPluginGate"),
     .target(name: "NotebookKit", dependencies: ["Apiary"], path: "Plugins/NotebookKit"),
@@ -50,6 +53,7 @@ let package = Package(
         "ApiaryMediator", "ApiaryKernel", "ApiaryTooling",
       ]
     ),
+    .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(
       name: "ApiaryHostTests",

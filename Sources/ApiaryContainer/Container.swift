@@ -45,7 +45,7 @@ public final class Container: Sendable {
   /// ```swift
   /// let notes = root.owned(by: "notes")
   /// try notes.register(NotesService.self) { _ in NotesService() }
-  /// root.removeAll(ownedBy: "notes")  // gone again
+  /// // unloading the module "notes" removes the binding again
   /// ```
   public func owned(by owner: String) -> Container {
     Container(registry: registry, owner: owner)
@@ -98,7 +98,7 @@ public final class Container: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - eager: build the singleton in ``buildEagerSingletons()`` (boot) instead of on first use;
+  ///   - eager: build the singleton when the application boots instead of on first use;
   ///     only singletons may be eager.
   ///   - override: replace an existing binding of the same key in this container instead of
   ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``. The replaced

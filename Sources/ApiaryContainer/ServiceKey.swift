@@ -1,6 +1,6 @@
 /// What a service is resolved by: a type, an optional name and the types of runtime arguments.
 ///
-/// Errors and ``BindingInfo`` use it to name a binding; the type name is computed only when the
+/// Errors and binding listings use it to name a binding; the type name is computed only when the
 /// key is printed, so building a key costs nothing.
 ///
 /// ```swift

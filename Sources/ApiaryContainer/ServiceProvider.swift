@@ -1,5 +1,5 @@
 /// An object that creates a service, for creation logic that keeps state (objection's
-/// providers). Bind it with ``Container/register(_:name:scope:eager:override:provider:)``.
+/// providers). Bind it with ``Container/register(_:name:scope:eager:override:rank:provider:)``.
 ///
 /// ```swift
 /// final class ConnectionPool: ServiceProvider {

@@ -7,15 +7,15 @@ import Synchronization
 
 /// The facade: turns manifests into a running application and back.
 ///
-/// The kernel orders modules (``BootPlan``), sets each up (binding its manifest services and
+/// The kernel orders modules (its boot plan), sets each up (binding its manifest services and
 /// targets first), starts them — async modules concurrently once their dependencies have
 /// started — calls `ready`, and tears everything down in exact reverse of start order. Modules can
 /// be added and removed while the application runs.
 ///
 /// ```swift
 /// let kernel = try Kernel(application: app, modules: modules)
-/// let report = try await kernel.boot()
-/// let saved = await kernel.events.post("note.saved", payload: ["id": "1"])
+/// try await kernel.boot()
+/// let report = await kernel.events.post("note.saved", payload: ["id": "1"])
 /// await kernel.shutdown()
 /// ```
 public actor Kernel {

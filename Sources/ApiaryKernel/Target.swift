@@ -5,7 +5,7 @@ import ApiaryMediator
 /// (CTMediator's `Target_X`), declared in the module manifest's `targets` section.
 ///
 /// The mediator creates targets lazily with `init(context:)`, checks each call's parameters
-/// against the manifest, then calls the action's closure from ``actions``.
+/// against the manifest, then calls the action's closure from ``ActionTarget/actions``.
 ///
 /// ```swift
 /// final class NotesTarget: Target {

@@ -2,7 +2,9 @@
 /// in the order the kernel calls them, or the dispatch of an event.
 ///
 /// ```swift
-/// profiler.record(subject: "notes", phase: .start, duration: .milliseconds(3))
+/// let kernel = try Kernel(manifestsAt: "Manifests") { record in
+///   if record.phase == .tearDown { print(record) }
+/// }
 /// ```
 public enum LifecyclePhase: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   case load, setUp, start, ready, tearDown

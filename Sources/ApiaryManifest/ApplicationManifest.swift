@@ -2,7 +2,7 @@ import ApiarySupport
 
 /// The application manifest (`app.json` or `app.plist` in a manifests directory): what the
 /// application is called, the URL scheme remote calls must use, the environment, where the module
-/// manifests are, and application-wide configuration. ``ManifestLoader`` reads it.
+/// manifests are, and application-wide configuration. The ``Kernel`` reads it.
 ///
 /// | key | type | default |
 /// |---|---|---|

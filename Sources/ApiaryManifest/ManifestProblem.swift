@@ -4,9 +4,13 @@ import ApiarySupport
 /// user should fix.
 ///
 /// ```swift
-/// for problem in ManifestLoader(catalog: catalog).load(directory: "Manifests").problems {
-///   print(problem)
+/// do {
+///   _ = try Kernel(manifestsAt: "Manifests")
+/// } catch .invalidManifests(let problems) {
+///   for problem in problems { print(problem) }
 ///   // Manifests/modules/notes.json:14:19 modules[2].priority: expected integer, found string "high"
+/// } catch {
+///   print(error)
 /// }
 /// ```
 public struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertible {

@@ -2,7 +2,7 @@ import ApiarySupport
 
 /// Observes or shapes calls without touching the target, in the manner of the Aspects library:
 /// `before` may veto a call with a reason, `instead` replaces the action, `after` sees the
-/// result or the error. Install with ``Mediator/intercept(_:_:)`` for every call, one target,
+/// result or the error. Install with ``Mediator/intercept(_:_:once:)`` for every call, one target,
 /// or one action; remove with the returned token.
 ///
 /// ```swift

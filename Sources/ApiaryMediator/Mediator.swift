@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Targets come from module manifests (the kernel adds them), are created lazily and
 /// are cached only when a caller asks. A call that finds no target or action goes to the
-/// target's ``Target/notFound(_:)`` handler, then to the application's fallback action, then
+/// target's ``ActionTarget/notFound(_:)`` handler, then to the application's fallback action, then
 /// to a ``MediatorError``; never a silent nil.
 ///
 /// ```swift
@@ -300,7 +300,7 @@ public final class Mediator: Sendable {
     try await complete(begin(url: url, cache: cache))
   }
 
-  /// Whether ``open(_:cache:)`` would accept `url`, and the action it would call, without
+  /// Whether `open(_:cache:)` would accept `url`, and the action it would call, without
   /// calling anything: the scheme, the target and action, the remote flag and the parameters
   /// against the declaration. A URL naming no declared action is accepted only when the
   /// application fallback is remote and takes it; a target's own not-found handler is code,

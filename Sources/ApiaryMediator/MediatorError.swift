@@ -14,7 +14,7 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
   case typeNotFound(module: String, target: String, type: String)
   /// The manifest names a type that is not a class conforming to ``Target``.
   case notATarget(module: String, target: String, type: String)
-  /// The manifest declares an action the target type's ``Target/actions`` table lacks.
+  /// The manifest declares an action the target type's ``ActionTarget/actions`` table lacks.
   case actionNotImplemented(
     module: String, target: String, action: String, type: String, implemented: [String])
   case duplicateTarget(module: String, target: String, existingOwner: String)

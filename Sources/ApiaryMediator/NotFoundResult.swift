@@ -1,4 +1,4 @@
-/// What a target's ``Target/notFound(_:)`` handler did with a call it has no action for.
+/// What a target's ``ActionTarget/notFound(_:)`` handler did with a call it has no action for.
 ///
 /// ```swift
 /// func notFound(_ call: ActionCall) throws -> NotFoundResult {
