@@ -6,7 +6,7 @@ import ApiarySupport
 /// Links the names in module manifests to Swift types and checks what a boot would need, without
 /// running module code: every service implementation is ``Injectable`` and conforms to its
 /// protocol (or inherits from its class), every target type is a ``Target``, and every declared
-/// action is in its target's ``Target/actions`` table (a static declaration, read but never
+/// action is in its target's ``ActionTarget/actions`` table (a static declaration, read but never
 /// called). Names the catalog cannot find are the manifest
 /// validator's to report, so they are skipped here.
 ///
