@@ -58,6 +58,8 @@ public actor Kernel {
   private var busy = false
   private var waiting: [CheckedContinuation<Void, Never>] = []
   private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is set up.
+  private var linkProblems: [String: [ManifestProblem]] = [:]
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
@@ -178,6 +180,7 @@ public actor Kernel {
     phase = .booting
     bootedAt = clock.now
     do {
+      try link()
       try await setUpAll(plan.modules)
       try buildEagerSingletons()
       try checkStop("boot")
@@ -193,6 +196,19 @@ public actor Kernel {
     }
   }
 
+  /// Checks every planned module with ``BootCheck`` before any module code runs: problems of
+  /// required modules fail the boot together; an optional module with problems fails alone
+  /// when it is set up.
+  private func link() throws(KernelError) {
+    var required: [ManifestProblem] = []
+    for manifest in plan.modules {
+      let problems = BootCheck.problems(manifest, catalog: catalog)
+      linkProblems[manifest.name] = problems
+      if !manifest.isOptional { required += problems }
+    }
+    if !required.isEmpty { throw .invalidManifests(required) }
+  }
+
   /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
   /// `setUp`, bounded by its timeout. A module whose dependency failed is skipped.
   private func setUpAll(_ modules: [ModuleManifest]) async throws(KernelError) {
@@ -205,6 +221,14 @@ public actor Kernel {
       if let reason = blockingReason(manifest) {
         skip(manifest.name, phase: .setUp, reason: reason)
         unavailable.withLock { $0[manifest.name] = "was skipped" }
+        continue
+      }
+      let problems =
+        linkProblems.removeValue(forKey: manifest.name)
+        ?? BootCheck.problems(manifest, catalog: catalog)
+      if !problems.isEmpty {
+        try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
+        unavailable.withLock { $0[manifest.name] = "failed" }
         continue
       }
       guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
@@ -568,8 +592,9 @@ public actor Kernel {
     events.rank(order)
   }
 
-  /// Basic before normal, then higher priority first: ``BootPlan``'s order. (`~priority` orders
-  /// as `-priority` does without overflowing on `Int.min`, which a manifest may give.)
+  /// Basic before normal, then higher priority first: ``BootPlan``'s order. `~priority` (that is
+  /// `-priority - 1`) reverses the order without overflowing for `Int.min`, which a manifest may
+  /// hold.
   private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
     (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }

@@ -13,9 +13,13 @@ import ApiarySupport
 /// | `modules` | array of files or directories, relative to this file | `["modules"]` |
 /// | `config` | object, free-form | `{}` |
 /// | `fallback` | `{"target": string, "action": string}` | none |
+/// | `limits` | `{"fileSize": bytes, "depth": levels, "values": count}` for module files | ``ManifestLimits/default`` |
+/// | `allowOutsidePaths` | boolean: `modules` may name files outside this directory | `false` |
 ///
 /// A directory in `modules` contributes every `*.json` and `*.plist` file directly in it, sorted
-/// by name. Any other key is reported as a problem.
+/// by name. A path that leaves the manifests directory (`../x`, `/abs`, or a symbolic link to
+/// outside) is a problem unless `allowOutsidePaths` is `true`. Any other key is reported as a
+/// problem.
 ///
 /// ```json
 /// {
@@ -46,6 +50,10 @@ public struct ApplicationManifest: Sendable, Hashable {
   /// Where the mediator sends calls that find no target or action, after the target's own
   /// not-found handler.
   public var fallback: ActionReference?
+  /// `limits`: what reading each module file may cost.
+  public var limits: ManifestLimits
+  /// `allowOutsidePaths`: whether `modules` may name files outside the manifests directory.
+  public var allowsOutsidePaths: Bool
   /// The file this manifest was read from, when it was read from one.
   public var source: SourceLocation?
 
@@ -57,6 +65,8 @@ public struct ApplicationManifest: Sendable, Hashable {
     modulePaths: [String] = ["modules"],
     config: [String: JSONValue] = [:],
     fallback: ActionReference? = nil,
+    limits: ManifestLimits = .default,
+    allowsOutsidePaths: Bool = false,
     source: SourceLocation? = nil
   ) {
     self.schemaVersion = schemaVersion
@@ -66,6 +76,8 @@ public struct ApplicationManifest: Sendable, Hashable {
     self.modulePaths = modulePaths
     self.config = config
     self.fallback = fallback
+    self.limits = limits
+    self.allowsOutsidePaths = allowsOutsidePaths
     self.source = source
   }
 }

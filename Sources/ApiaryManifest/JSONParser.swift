@@ -2,20 +2,18 @@ import ApiarySupport
 
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes that records the line and column of every
 /// value and key, reports syntax errors as `line:column` with what it expected and found, and
-/// reports duplicate keys. It is iterative, so nesting is bounded by ``maximumDepth`` rather than
-/// by the stack, and linear in the input.
+/// reports duplicate keys (also keys that differ only in Unicode normalisation). It is iterative,
+/// so nesting is bounded by ``ManifestLimits/depth`` rather than by the stack, and linear in the
+/// input. Problems never quote input that did not parse (the file may not be a manifest at all).
 ///
 /// Columns count Unicode scalars, as editors do; lines are separated by `\n` (`\r\n` works too).
 struct JSONParser {
-  /// The deepest nesting of arrays and objects accepted.
-  static let maximumDepth = 512
-
-  /// Parses `bytes`, naming `file` in problems. `root` is nil after a syntax error, which is then
-  /// the last problem; duplicate keys found before it are reported too.
-  static func parse(_ bytes: UnsafeRawBufferPointer, file: String) -> (
-    root: ManifestNode?, problems: [ManifestProblem]
-  ) {
-    var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), file: file)
+  /// Parses `bytes`, naming `file` in problems. `root` is nil after a syntax error or a limit,
+  /// which is then the last problem; duplicate keys found before it are reported too.
+  static func parse(
+    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits = .default
+  ) -> (root: ManifestNode?, problems: [ManifestProblem]) {
+    var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), file: file, limits: limits)
     do {
       let root = try parser.parseDocument()
       return (root, parser.problems)
@@ -37,6 +35,9 @@ struct JSONParser {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private let file: String
+  private let limits: ManifestLimits
+  /// Values parsed so far, against ``ManifestLimits/values``.
+  private var values = 0
   private var problems: [ManifestProblem] = []
   private var stack: [Frame] = []
   private var index = 0
@@ -45,9 +46,10 @@ struct JSONParser {
   /// UTF-8 continuation bytes already passed on the current line, so columns count scalars.
   private var continuationBytesOnLine = 0
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ManifestLimits) {
     self.bytes = bytes
     self.file = file
+    self.limits = limits
   }
 
   private var column: Int { index - lineStart - continuationBytesOnLine + 1 }
@@ -65,6 +67,10 @@ struct JSONParser {
       let line = self.line
       let column = self.column
       guard let byte = current else { throw unexpected("a value") }
+      values += 1
+      guard values <= limits.values else {
+        throw limits.valuesProblem(at: location(line: line, column: column))
+      }
       switch byte {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         let isObject = byte == UInt8(ascii: "{")
@@ -76,10 +82,8 @@ struct JSONParser {
           value = ManifestNode(
             value: isObject ? .object([]) : .array([]), line: line, column: column)
         } else {
-          guard stack.count < Self.maximumDepth else {
-            throw syntax(
-              "arrays and objects nested deeper than \(Self.maximumDepth) levels",
-              line: line, column: column)
+          guard stack.count < limits.depth else {
+            throw limits.depthProblem(at: location(line: line, column: column))
           }
           var frame = Frame(isObject: isObject, line: line, column: column)
           // Most manifest objects have a handful of members: skip the first growth steps.
@@ -357,28 +361,18 @@ struct JSONParser {
 
   private mutating func reportDuplicateKeys() {
     let members = stack[stack.count - 1].members
-    guard members.count > 1 else { return }
-    // Small objects (nearly all) are scanned; big ones use a dictionary to stay linear.
-    var firstIndex: [String: Int] = [:]
-    let isSmall = members.count <= 16
-    for (position, member) in members.enumerated() {
-      let earlier =
-        isSmall
-        ? members[..<position].firstIndex { ManifestNode.sameKey($0.key, member.key) }
-        : firstIndex[member.key]
-      if let first = earlier {
-        let path = keyPath(frames: stack.count - 1)
-        problems.append(
-          ManifestProblem(
-            .duplicateKey,
-            at: SourceLocation(
-              file: file, keyPath: path.isEmpty ? member.key : "\(path).\(member.key)",
-              line: member.line, column: member.column),
-            "duplicate key '\(member.key)' (first at line \(members[first].line), column "
-              + "\(members[first].column)); only one may be given"))
-      } else if !isSmall {
-        firstIndex[member.key] = position
-      }
+    for (position, first) in ManifestNode.repeatedKeys(members) {
+      let member = members[position]
+      let path = keyPath(frames: stack.count - 1)
+      problems.append(
+        ManifestProblem(
+          .duplicateKey,
+          at: SourceLocation(
+            file: file, keyPath: path.isEmpty ? member.key : "\(path).\(member.key)",
+            line: member.line, column: member.column),
+          ManifestNode.repeatedKeyMessage(
+            member.key, first: members[first].key,
+            at: "line \(members[first].line), column \(members[first].column)")))
     }
   }
 
@@ -396,11 +390,11 @@ struct JSONParser {
   }
 
   private func syntax(_ message: String, line: Int, column: Int) -> ManifestProblem {
-    ManifestProblem(
-      .syntax,
-      at: SourceLocation(
-        file: file, keyPath: keyPath(frames: stack.count), line: line, column: column),
-      message)
+    ManifestProblem(.syntax, at: location(line: line, column: column), message)
+  }
+
+  private func location(line: Int, column: Int) -> SourceLocation {
+    SourceLocation(file: file, keyPath: keyPath(frames: stack.count), line: line, column: column)
   }
 
   /// "expected X, found Y" at the current index, with an exact scalar column.
@@ -410,32 +404,24 @@ struct JSONParser {
     return syntax("expected \(expected), found \(found)", line: line, column: column)
   }
 
-  /// Describes the input at the index: `'}'`, `'True'`, `end of file`, `byte 0xFF`.
+  /// Describes the input at the index without quoting it, unless it is JSON punctuation: `'}'`,
+  /// `a letter`, `end of file`. The file may be anything (a path in `modules` can name any
+  /// file), so its bytes are never echoed.
   private var found: String {
     guard let byte = current else { return "end of file" }
-    func isWordByte(_ byte: UInt8) -> Bool {
-      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-    }
     switch byte {
     case 0x0A, 0x0D: return "end of line"
-    case 0x21...0x7E:
-      var end = index + 1
-      if isWordByte(byte) {
-        while end < bytes.count, end - index < 24, isWordByte(bytes[end]) { end += 1 }
-      }
-      return
-        "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self))'"
-    case 0..<0x20, 0x7F:
-      return "control character 0x\(hex(byte))"
-    default:
-      return "byte 0x\(hex(byte))"
+    case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+      UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "-"),
+      UInt8(ascii: "."), UInt8(ascii: "\\"):
+      return "'\(Character(Unicode.Scalar(byte)))'"
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return "a digit"
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+      return "a letter"
+    case 0..<0x20, 0x7F: return "a control character"
+    case 0x80...: return "a non-ASCII character"
+    default: return "another character"
     }
-  }
-
-  private func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return "\(digits[Int(byte >> 4)])\(digits[Int(byte & 0xF)])"
   }
 }
 

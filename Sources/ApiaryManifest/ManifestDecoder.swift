@@ -18,8 +18,10 @@ struct ManifestDecoder {
   }
 
   static let applicationKeys = [
-    "schemaVersion", "name", "scheme", "environment", "modules", "config", "fallback",
+    "schemaVersion", "name", "scheme", "environment", "modules", "config", "fallback", "limits",
+    "allowOutsidePaths",
   ]
+  static let limitKeys = ["fileSize", "depth", "values"]
   static let moduleFileKeys = ["schemaVersion", "modules"]
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
@@ -93,13 +95,39 @@ struct ManifestDecoder {
       let action = string(inner, "action", required: true)
       if let target, let action { fallback = ActionReference(target: target, action: action) }
     }
+    let limits = self.limits(fields)
+    let allowsOutsidePaths = bool(fields, "allowOutsidePaths") ?? false
     guard let name, let scheme, !name.isEmpty, Self.isURLScheme(scheme)
     else { return (nil, modulePaths) }
     let application = ApplicationManifest(
       schemaVersion: version, name: name, scheme: scheme, environment: environment,
       modulePaths: modulePaths.map(\.path), config: config ?? [:], fallback: fallback,
-      source: location("", root))
+      limits: limits, allowsOutsidePaths: allowsOutsidePaths, source: location("", root))
     return (application, modulePaths)
+  }
+
+  /// `limits`, each a positive integer; the depth at most ``ManifestLimits/maximumDepth``.
+  mutating func limits(_ fields: Fields) -> ManifestLimits {
+    var limits = ManifestLimits.default
+    guard let node = fields["limits"],
+      let inner = object(node, fields.child("limits"), keys: Self.limitKeys)
+    else { return limits }
+    for key in Self.limitKeys {
+      guard let value = int(inner, key), let valueNode = inner[key] else { continue }
+      let most = key == "depth" ? ManifestLimits.maximumDepth : Int.max
+      guard value > 0, value <= most else {
+        report(
+          .invalidValue, inner.child(key), valueNode,
+          "expected an integer from 1 to \(most), found \(valueNode.foundDescription)")
+        continue
+      }
+      switch key {
+      case "fileSize": limits.fileSize = value
+      case "depth": limits.depth = value
+      default: limits.values = value
+      }
+    }
+    return limits
   }
 
   /// Decodes a module manifest file: `{"schemaVersion": 1, "modules": [...]}`, or BeeHive's

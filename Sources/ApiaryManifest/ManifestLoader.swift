@@ -7,8 +7,13 @@ import Foundation
 /// `modules` key lists files or directories relative to it (default `["modules"]`); a directory
 /// contributes every `*.json` and `*.plist` file directly in it, sorted by name. Each module file
 /// is `{"schemaVersion": 1, "modules": [...]}` (see ``ModuleManifest``); a BeeHive property list
-/// with a top-level `moduleClasses` array is read too. JSON and XML or binary property lists are
-/// told apart by extension (`.plist`) or by content.
+/// with a top-level `moduleClasses` array is read too. A `.json` file is JSON and a `.plist` file
+/// an XML or binary property list; other names are told apart by content.
+///
+/// Manifests cannot hurt the host: every file is bounded by ``ManifestLimits`` (the application
+/// manifest's `limits`), only regular files are read, paths that leave the manifests directory
+/// are refused unless `allowOutsidePaths` is set, and problems never quote bytes that did not
+/// parse as a manifest.
 ///
 /// Loading never throws and never stops at the first problem: every problem in every file is in
 /// ``ManifestSet/problems``, with file, line, column and key path.
@@ -23,6 +28,9 @@ package struct ManifestLoader: Sendable {
   /// order. The kernel layer supplies it (`ManifestLoader(catalog:)`); without it, names are
   /// not checked against types.
   package let checkTypes: (@Sendable ([ModuleManifest]) -> [[ManifestProblem]])?
+  /// Limits for files read by ``decodeModules(file:)``; ``load(directory:)`` reads the
+  /// application manifest with the defaults and module files with its `limits`.
+  package var limits: ManifestLimits = .default
 
   /// A loader that checks manifests' structure and cross-references but not their type names.
   package init() {
@@ -36,7 +44,7 @@ package struct ManifestLoader: Sendable {
   /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
   /// the whole set (see ``validate(application:modules:checkTypes:)``).
   package func load(directory: String) -> ManifestSet {
-    var set = read(directory: directory)
+    var set = loadUnvalidated(directory: directory)
     set.problems += Self.validate(
       application: set.application, modules: set.modules, checkTypes: checkTypes)
     return set
@@ -44,7 +52,7 @@ package struct ManifestLoader: Sendable {
 
   /// Like ``load(directory:)`` without the cross-validation, for a host that loads the plugin
   /// libraries the modules name (registering their types) before it validates.
-  package func read(directory: String) -> ManifestSet {
+  package func loadUnvalidated(directory: String) -> ManifestSet {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
     guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
@@ -56,7 +64,7 @@ package struct ManifestLoader: Sendable {
     }
     var set = ManifestSet(files: [appFile])
     var modulePaths: [(path: String, location: SourceLocation)] = []
-    switch Self.read(appFile) {
+    switch Self.contents(of: appFile, limits: .default) {
     case .failure(let problem):
       set.problems.append(problem)
     case .success(let data):
@@ -77,13 +85,25 @@ package struct ManifestLoader: Sendable {
     // Files are recognised by a normalised spelling; only the listed paths are normalised, not
     // every file, since per-file path work shows in the boot time of many small manifests.
     var seen: Set<String> = [Self.normalized(appFile)]
+    let limits = set.application?.limits ?? .default
+    // Without `allowOutsidePaths`, each path must resolve inside the real manifests directory.
+    let root =
+      set.application?.allowsOutsidePaths == true ? nil : Self.realPath(base.isEmpty ? "." : base)
     for (path, location) in modulePaths {
       let target = Self.join(base, path)
+      if let root, let problem = Self.outside(path, target, root: root, at: location) {
+        set.problems.append(problem)
+        continue
+      }
       let prefix = Self.normalized(target)
       for (file, name) in Self.moduleFiles(at: target, location, &set.problems)
       where seen.insert(name.map { Self.join(prefix, $0) } ?? prefix).inserted {
         set.files.append(file)
-        let decoded = decodeModules(file: file)
+        let decoded: ManifestSet
+        switch Self.contents(of: file, limits: limits, inside: root) {
+        case .failure(let problem): decoded = ManifestSet(problems: [problem], files: [file])
+        case .success(let data): decoded = Self.decodeModules(data, file: file, limits: limits)
+        }
         set.modules += decoded.modules
         set.problems += decoded.problems
       }
@@ -94,9 +114,9 @@ package struct ManifestLoader: Sendable {
   /// Reads one module manifest file without cross-validation (the kernel validates modules
   /// added at run time together with those already loaded).
   package func decodeModules(file: String) -> ManifestSet {
-    switch Self.read(file) {
+    switch Self.contents(of: file, limits: limits) {
     case .failure(let problem): ManifestSet(problems: [problem], files: [file])
-    case .success(let data): Self.decodeModules(data, file: file)
+    case .success(let data): Self.decodeModules(data, file: file, limits: limits)
     }
   }
 
@@ -105,8 +125,10 @@ package struct ManifestLoader: Sendable {
   /// ```swift
   /// let set = ManifestLoader.decodeModules(Data(json.utf8), file: "notes.json")
   /// ```
-  package static func decodeModules(_ data: Data, file: String) -> ManifestSet {
-    let (root, problems) = parse(data, file: file)
+  package static func decodeModules(
+    _ data: Data, file: String, limits: ManifestLimits = .default
+  ) -> ManifestSet {
+    let (root, problems) = parse(data, file: file, limits: limits)
     var decoder = ManifestDecoder(file: file)
     let modules = root.map { decoder.moduleFile($0) } ?? []
     return ManifestSet(
@@ -119,7 +141,7 @@ package struct ManifestLoader: Sendable {
     application: ApplicationManifest?, modulePaths: [(path: String, location: SourceLocation)],
     problems: [ManifestProblem]
   ) {
-    let (root, problems) = parse(data, file: file)
+    let (root, problems) = parse(data, file: file, limits: .default)
     guard let root else { return (nil, [], problems) }
     var decoder = ManifestDecoder(file: file)
     let (application, modulePaths) = decoder.application(root)
@@ -156,20 +178,106 @@ package struct ManifestLoader: Sendable {
 
   // MARK: Files
 
-  /// Parses JSON or a property list into a positioned tree.
-  static func parse(_ data: Data, file: String) -> (
+  /// Parses JSON or a property list into a positioned tree: `.json` is JSON and `.plist` a
+  /// property list whatever they hold; other names are told apart by content.
+  static func parse(_ data: Data, file: String, limits: ManifestLimits) -> (
     root: ManifestNode?, problems: [ManifestProblem]
   ) {
-    let isPropertyList =
-      file.hasSuffix(".plist") || data.withUnsafeBytes(PropertyListReader.looksLikePropertyList)
-    if isPropertyList { return PropertyListReader.parse(data, file: file) }
-    return data.withUnsafeBytes { JSONParser.parse($0, file: file) }
+    data.withUnsafeBytes { bytes in
+      guard bytes.count <= limits.fileSize else {
+        return (nil, [tooLarge(file, bytes.count, limits)])
+      }
+      let isPropertyList =
+        file.hasSuffix(".plist")
+        || (!file.hasSuffix(".json") && PropertyListReader.looksLikePropertyList(bytes))
+      if isPropertyList { return PropertyListReader.parse(bytes, file: file, limits: limits) }
+      return JSONParser.parse(bytes, file: file, limits: limits)
+    }
   }
 
-  static func read(_ file: String) -> Result<Data, ManifestProblem> {
-    if let data = FileManager.default.contents(atPath: file) { return .success(data) }
-    return .failure(
-      ManifestProblem(.unreadable, at: SourceLocation(file: file), "cannot read this file"))
+  static func tooLarge(_ file: String, _ size: Int, _ limits: ManifestLimits) -> ManifestProblem {
+    ManifestProblem(
+      .limitExceeded, at: SourceLocation(file: file),
+      "file is \(size) bytes, more than \(limits.fileSize); \(ManifestLimits.hint("fileSize"))")
+  }
+
+  /// Reads `file` if it is a regular file of at most `limits.fileSize` bytes (never a device or
+  /// a pipe, which could block or never end). With `inside`, a symbolic link must resolve to a
+  /// path under that directory.
+  static func contents(of file: String, limits: ManifestLimits, inside root: String? = nil)
+    -> Result<Data, ManifestProblem>
+  {
+    func problem(_ kind: ManifestProblem.Kind, _ message: String) -> Result<
+      Data, ManifestProblem
+    > {
+      .failure(ManifestProblem(kind, at: SourceLocation(file: file), message))
+    }
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+    // O_NOFOLLOW fails on a symbolic link, which is then resolved and checked once.
+    var descriptor = open(file, flags | (root == nil ? 0 : O_NOFOLLOW))
+    if descriptor < 0, errno == ELOOP, let root {
+      guard let real = realPath(file), isInside(real, root) else {
+        return problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
+      }
+      descriptor = open(file, flags)
+    }
+    guard descriptor >= 0 else { return problem(.unreadable, "cannot read this file") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return problem(.unreadable, "not a regular file")
+    }
+    guard Int(status.st_size) <= limits.fileSize else {
+      return .failure(tooLarge(file, Int(status.st_size), limits))
+    }
+    // Read to the end (the file may have grown since fstat), never past the limit.
+    var data = Data(count: Int(status.st_size) + 1)
+    var filled = 0
+    while true {
+      if filled == data.count {
+        guard filled <= limits.fileSize else { return .failure(tooLarge(file, filled, limits)) }
+        data.count = min(2 * filled, limits.fileSize + 1)
+      }
+      let count = data.withUnsafeMutableBytes { buffer in
+        buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? -1
+      }
+      if count == 0 { return .success(data.prefix(filled)) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return problem(.unreadable, "cannot read this file")
+      }
+      filled += count
+    }
+  }
+
+  /// The problem for a `modules` entry that leaves the manifests directory `root` (a real
+  /// path), or nil when it stays inside.
+  static func outside(
+    _ path: String, _ target: String, root: String, at location: SourceLocation
+  ) -> ManifestProblem? {
+    if path.hasPrefix("/") || normalized(path).hasPrefix("..") {
+      return ManifestProblem(.outsideDirectory, at: location, outsideMessage("is a path"))
+    }
+    // A missing path is reported when its files are listed.
+    guard let real = realPath(target), !isInside(real, root) else { return nil }
+    return ManifestProblem(
+      .outsideDirectory, at: location, outsideMessage("goes through a symbolic link"))
+  }
+
+  static func outsideMessage(_ what: String) -> String {
+    "\(what) outside the manifests directory; set \"allowOutsidePaths\": true in the "
+      + "application manifest to allow it"
+  }
+
+  /// `path` with symbolic links, `.` and `..` resolved, or nil when it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  static func isInside(_ real: String, _ root: String) -> Bool {
+    real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/")
   }
 
   /// The module files `path` stands for: itself (with no name), or the `*.json` and `*.plist`

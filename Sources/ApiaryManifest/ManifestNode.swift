@@ -26,6 +26,43 @@ struct ManifestNode: Sendable {
     a.utf8.count == b.utf8.count && a == b
   }
 
+  /// Members that repeat an earlier key, with the position of that earlier member. Keys that
+  /// differ only in Unicode normalisation (`é` as one scalar or as `e` and a combining accent)
+  /// repeat each other too: Swift compares strings by canonical equivalence, so they would
+  /// silently become one dictionary key.
+  static func repeatedKeys(_ members: [Member]) -> [(position: Int, first: Int)] {
+    guard members.count > 1 else { return [] }
+    var result: [(position: Int, first: Int)] = []
+    // Small objects (nearly all) are scanned; big ones use a dictionary to stay linear.
+    if members.count <= 16 {
+      for position in 1..<members.count {
+        let key = members[position].key
+        if let first = members[..<position].firstIndex(where: { $0.key == key }) {
+          result.append((position, first))
+        }
+      }
+    } else {
+      var firstIndex: [String: Int] = [:]
+      for (position, member) in members.enumerated() {
+        if let first = firstIndex[member.key] {
+          result.append((position, first))
+        } else {
+          firstIndex[member.key] = position
+        }
+      }
+    }
+    return result
+  }
+
+  /// The message for key `key` repeating `first`, declared `at`.
+  static func repeatedKeyMessage(_ key: String, first: String, at place: String) -> String {
+    if key.utf8.elementsEqual(first.utf8) {
+      return "duplicate key '\(key)' (first at \(place)); only one may be given"
+    }
+    return "key '\(key)' differs from key '\(first)' (at \(place)) only in Unicode "
+      + "normalisation, so both would be one key; spell them the same way or rename one"
+  }
+
   var value: Value
   var line: Int
   var column: Int

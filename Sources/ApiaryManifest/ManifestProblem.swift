@@ -59,5 +59,13 @@ public struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertibl
     case typeNotFound
     /// A module type that does not conform to ``Module``.
     case notAModule
+    /// A file larger, deeper or with more values than ``ManifestLimits`` allow.
+    case limitExceeded
+    /// A `modules` path that leaves the manifests directory (`..`, absolute, or a symbolic
+    /// link), which the application manifest does not allow.
+    case outsideDirectory
+    /// A service implementation that is not `Injectable`, a target type that is not a `Target`,
+    /// or a declared action its target does not implement (checked by the kernel's `BootCheck`).
+    case notLinkable
   }
 }

@@ -600,7 +600,7 @@ public final class Mediator: Sendable {
   }
 
   /// `NotesPlugin.NotesModule` and `notes` give `NotesPlugin.NotesTarget`.
-  static func conventionalTypeName(_ target: String, moduleType: String) -> String {
+  package static func conventionalTypeName(_ target: String, moduleType: String) -> String {
     let swiftModule = moduleType.split(separator: ".").first.map(String.init) ?? moduleType
     return "\(swiftModule).\(SwiftName.type(target))Target"
   }

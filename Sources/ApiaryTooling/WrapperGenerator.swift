@@ -54,6 +54,73 @@ public enum WrapperGenerator {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// Names that would become the same Swift identifier in the generated clients, which then do
+  /// not compile: two targets with one client type or `Mediator` property (`note-store` and
+  /// `note_store` are both `NoteStore`), two actions of a target with one method name, two
+  /// parameters of an action with one argument label, or an action named like the client's
+  /// `mediator` property. `apiary validate` and `apiary generate` report them.
+  ///
+  /// ```swift
+  /// for problem in WrapperGenerator.nameCollisions(in: targets) { print(problem) }
+  /// // m.json:3:5 modules[0].targets[1]: target names 'note_store' and 'note-store' both become
+  /// // the Swift name NoteStoreClient in generated clients; rename one
+  /// ```
+  public static func nameCollisions(in targets: [TargetManifest]) -> [ManifestProblem] {
+    var problems: [ManifestProblem] = []
+    func report(
+      _ what: String, _ name: String, _ earlier: String, _ swift: String,
+      at location: SourceLocation
+    ) {
+      problems.append(
+        ManifestProblem(
+          .duplicateName, at: location,
+          "\(what) names '\(earlier)' and '\(name)' both become the Swift name \(swift) in "
+            + "generated clients; rename one"))
+    }
+    var types: [String: String] = [:]
+    var properties: [String: String] = [:]
+    for target in targets {
+      let location = target.source ?? SourceLocation(file: "target '\(target.name)'")
+      let type = SwiftName.type(target.name) + "Client"
+      let property = propertyName(target.name)
+      if let earlier = types[type], earlier != target.name {
+        report("target", target.name, earlier, type, at: location)
+      } else if let earlier = properties[property], earlier != target.name {
+        report("target", target.name, earlier, "Mediator.\(property)", at: location)
+      }
+      types[type] = types[type] ?? target.name
+      properties[property] = properties[property] ?? target.name
+      var methods: [String: String] = [:]
+      for (index, action) in target.actions.enumerated() {
+        var actionLocation = location
+        actionLocation.keyPath += ".actions[\(index)]"
+        actionLocation = action.source ?? actionLocation
+        let method = SwiftName.member(action.name)
+        if method == "mediator" {
+          problems.append(
+            ManifestProblem(
+              .duplicateName, at: actionLocation,
+              "action name '\(action.name)' becomes the Swift name mediator, which generated "
+                + "clients use for their Mediator; rename it"))
+        } else if let earlier = methods[method], earlier != action.name {
+          report("action", action.name, earlier, method, at: actionLocation)
+        }
+        methods[method] = methods[method] ?? action.name
+        var labels: [String: String] = [:]
+        for (position, parameter) in action.parameters.enumerated() {
+          let label = SwiftName.member(parameter.name)
+          if let earlier = labels[label], earlier != parameter.name {
+            var at = actionLocation
+            at.keyPath += ".parameters[\(position)]"
+            report("parameter", parameter.name, earlier, label, at: at)
+          }
+          labels[label] = labels[label] ?? parameter.name
+        }
+      }
+    }
+    return problems
+  }
+
   /// The `Mediator` property for a target; names of the mediator's own members get a `Target`
   /// suffix (`open` → `openTarget`).
   static func propertyName(_ target: String) -> String {

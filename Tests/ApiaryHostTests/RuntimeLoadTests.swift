@@ -7,7 +7,7 @@ import Testing
     let modules = SamplePlugins.manifests + "/modules"
     let app = try HostProcess.manifests([
       "app.json": """
-      {"schemaVersion": 1, "name": "Notebook", "scheme": "notebook",
+      {"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "allowOutsidePaths": true,
        "modules": ["\(modules)/logging.json", "\(modules)/store.json", "\(modules)/notes.json"]}
       """
     ])

@@ -30,9 +30,14 @@ enum GenerateCommand: HostCommand {
       Output.err(lines: "\(error)".split(separator: "\n").map(String.init))
       return ExitStatus.failure
     }
+    let targets = modules.filter(\.isEnabled).flatMap(\.targets)
+    let collisions = WrapperGenerator.nameCollisions(in: targets)
+    guard collisions.isEmpty else {
+      for problem in collisions { Output.err("\(problem)") }
+      return ExitStatus.failure
+    }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
-    let source = WrapperGenerator.swiftSource(
-      for: modules.filter(\.isEnabled).flatMap(\.targets), imports: imports)
+    let source = WrapperGenerator.swiftSource(for: targets, imports: imports)
     guard let output = arguments.options["--output"] else {
       FileHandle.standardOutput.write(Data(source.utf8))
       return ExitStatus.success

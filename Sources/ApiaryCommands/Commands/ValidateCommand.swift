@@ -11,7 +11,10 @@ enum ValidateCommand: HostCommand {
     Reads DIR/app.json (or app.plist) and every module manifest it names, runs the plugin load
     gate over every library they name (without loading any plugin code), and prints every
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
-    were any. DIR defaults to \(Host.defaultManifests).
+    were any. Types the host has are linked without running module code (services Injectable and
+    conforming, targets Target, declared actions implemented); plugin types are linked the same
+    way at boot, after the gate. Names that would clash in generated clients are reported too.
+    DIR defaults to \(Host.defaultManifests).
 
     OPTIONS:
       --manifests DIR   the same as DIR
@@ -39,6 +42,10 @@ enum ValidateCommand: HostCommand {
     }
     guard loader.notices.isEmpty else {
       return report(loader.notices.map { "plugin refused: \($0)" }, in: directory)
+    }
+    let linkProblems = linkProblems(loaded.modules, catalog: loader.catalog)
+    guard linkProblems.isEmpty else {
+      return report(linkProblems.map(\.description), in: directory)
     }
     let (application, set) = (loaded.application, loaded)
     do {
@@ -73,6 +80,7 @@ enum ValidateCommand: HostCommand {
       set.application = nil
     }
     set.problems += loader.notices.map(refusal)
+    if set.problems.isEmpty { set.problems += linkProblems(set.modules, catalog: loader.catalog) }
     var planError: PlanError?
     if set.problems.isEmpty {
       do { _ = try BootPlan(modules: set.modules) } catch { planError = error }
@@ -80,6 +88,17 @@ enum ValidateCommand: HostCommand {
     Output.out(ValidationReport.json(directory: directory, set: set, planError: planError))
     let valid = set.problems.isEmpty && set.application != nil && planError == nil
     return valid ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// What would fail at boot before any module code runs (``BootCheck``) for the modules whose
+  /// types the host has (a plugin's are checked at boot, once its library is open), and names
+  /// that would clash in generated clients.
+  private static func linkProblems(_ modules: [ModuleManifest], catalog: TypeCatalog)
+    -> [ManifestProblem]
+  {
+    let enabled = modules.filter(\.isEnabled)
+    return BootCheck.problems(enabled.filter { $0.plugin == nil }, catalog: catalog)
+      + WrapperGenerator.nameCollisions(in: enabled.flatMap(\.targets))
   }
 
   /// A load gate refusal as a problem of the JSON report.

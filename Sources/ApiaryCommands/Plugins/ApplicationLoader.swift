@@ -42,7 +42,7 @@ struct ApplicationLoader {
   mutating func load(directory: String) throws(Failure) -> (
     application: ApplicationManifest, modules: [ModuleManifest], files: [String]
   ) {
-    let set = ManifestLoader(catalog: catalog).read(directory: directory)
+    let set = ManifestLoader(catalog: catalog).loadUnvalidated(directory: directory)
     // Broken manifests are still checked through, for one report, but load no plugin code.
     var failure = Failure(manifestProblems: set.problems)
     let modules = resolve(set.modules, opening: set.problems.isEmpty, &failure)

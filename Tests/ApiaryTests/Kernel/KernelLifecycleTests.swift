@@ -107,6 +107,17 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func extremePrioritiesBootInOrderWithoutOverflow() async throws {
+    let journal = Journal.new()
+    let kernel = try Fixture.kernel([
+      Fixture.module("lowest", journal: journal, priority: Int.min),
+      Fixture.module("highest", journal: journal, priority: Int.max),
+    ])
+    try await kernel.boot()
+    #expect(await kernel.startedModules == ["highest", "lowest"])
+    await kernel.shutdown()
+  }
+
   @Test func unresolvedTypeFailsBootWithTheTypeName() async throws {
     let kernel = try Kernel(
       application: Fixture.application,

@@ -286,7 +286,7 @@ struct PropertyListTests {
           String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
         ).utf8), file: "m.plist")
     #expect(
-      deep.problems.map(\.message) == ["arrays and dictionaries nested deeper than 512 levels"])
+      deep.problems.map(\.message) == ["arrays and objects nested deeper than 512 levels"])
     let dated = ManifestLoader.decodeModules(
       Data(plist("<dict><key>when</key><date>2020-01-01T00:00:00Z</date></dict>").utf8),
       file: "m.plist")
@@ -294,12 +294,16 @@ struct PropertyListTests {
     #expect(dated.problems.first?.location.keyPath == "when")
   }
 
-  @Test func propertyListIsDetectedByContent() {
-    let set = ManifestLoader.decodeModules(
-      Data(
-        plist(
-          "<dict><key>schemaVersion</key><integer>1</integer><key>modules</key><array/></dict>"
-        ).utf8), file: "modules.json")
-    #expect(set.problems.isEmpty)
+  @Test func formatFollowsTheExtension() {
+    let xml = Data(
+      plist("<dict><key>schemaVersion</key><integer>1</integer><key>modules</key><array/></dict>")
+        .utf8)
+    #expect(ManifestLoader.decodeModules(xml, file: "modules.list").problems.isEmpty)
+    #expect(ManifestLoader.decodeModules(xml, file: "modules.plist").problems.isEmpty)
+    let asJSON = ManifestLoader.decodeModules(xml, file: "modules.json")
+    #expect(asJSON.problems.map(\.kind) == [.syntax])
+    let binary = ManifestLoader.decodeModules(Data("bplist00".utf8), file: "modules.json")
+    #expect(
+      binary.problems.map(\.description) == ["modules.json:1:1: expected a value, found a letter"])
   }
 }

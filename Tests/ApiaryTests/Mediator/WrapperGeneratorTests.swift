@@ -106,3 +106,42 @@ extension WrapperGeneratorTests {
     #expect(error == .targetNotFound(target: "notes", action: "count"))
   }
 }
+
+extension WrapperGeneratorTests {
+  /// Names that camel-case to one Swift identifier would make clients that do not compile.
+  @Test func namesThatBecomeOneSwiftIdentifierAreReported() {
+    func action(_ name: String, _ parameters: [String] = []) -> ActionManifest {
+      ActionManifest(
+        name: name, parameters: parameters.map { ParameterManifest(name: $0, kind: .int) })
+    }
+    let targets = [
+      TargetManifest(
+        name: "note-store", type: "X.A",
+        actions: [
+          action("get-note"), action("get_note"), action("mediator"),
+          action("sum", ["max-count", "maxCount"]),
+        ],
+        source: SourceLocation(file: "m.json", keyPath: "modules[0].targets[0]")),
+      TargetManifest(
+        name: "note_store", type: "X.B",
+        source: SourceLocation(file: "m.json", keyPath: "modules[0].targets[1]")),
+      TargetManifest(name: "open", type: "X.C"),
+      TargetManifest(name: "open-target", type: "X.D"),
+      TargetManifest(name: "fine", type: "X.E", actions: [action("get-note")]),
+    ]
+    #expect(
+      WrapperGenerator.nameCollisions(in: targets).map(\.description) == [
+        "m.json modules[0].targets[0].actions[1]: action names 'get-note' and 'get_note' both "
+          + "become the Swift name getNote in generated clients; rename one",
+        "m.json modules[0].targets[0].actions[2]: action name 'mediator' becomes the Swift name "
+          + "mediator, which generated clients use for their Mediator; rename it",
+        "m.json modules[0].targets[0].actions[3].parameters[1]: parameter names 'max-count' and "
+          + "'maxCount' both become the Swift name maxCount in generated clients; rename one",
+        "m.json modules[0].targets[1]: target names 'note-store' and 'note_store' both become the "
+          + "Swift name NoteStoreClient in generated clients; rename one",
+        "target 'open-target': target names 'open' and 'open-target' both become the Swift name "
+          + "Mediator.openTarget in generated clients; rename one",
+      ])
+    #expect(WrapperGenerator.nameCollisions(in: GeneratorSample.targets).isEmpty)
+  }
+}

@@ -1,0 +1,97 @@
+import ApiaryContainer
+import ApiaryManifest
+import ApiaryMediator
+import ApiarySupport
+
+/// Links the names in module manifests to Swift types and checks what a boot would need, without
+/// running module code: every service implementation is ``Injectable`` and conforms to its
+/// protocol (or inherits from its class), every target type is a ``Target``, and every declared
+/// action is in its target's ``ActionTarget/actions`` table (a static declaration, read but never
+/// called). Names the catalog cannot find are the manifest
+/// validator's to report, so they are skipped here.
+///
+/// `apiary validate` runs it after loading; ``Kernel/boot()`` runs it on every planned module
+/// before any module's `setUp` (and ``Kernel/add(_:)`` on the added one), after plugins have
+/// registered their types in the catalog.
+///
+/// ```swift
+/// let problems = BootCheck.problems(set.enabledModules, catalog: catalog)
+/// // modules/notes.json:12:9 modules[0].targets[0].actions[2]: target 'notes'
+/// // (NotesPlugin.NotesTarget) does not implement action 'archive'; it implements create, get
+/// ```
+public enum BootCheck {
+  /// Every problem linking `modules` (all of them, enabled or not) against `catalog`.
+  public static func problems(_ modules: [ModuleManifest], catalog: TypeCatalog)
+    -> [ManifestProblem]
+  {
+    modules.flatMap { problems($0, catalog: catalog) }
+  }
+
+  /// The problems of one module.
+  public static func problems(_ module: ModuleManifest, catalog: TypeCatalog)
+    -> [ManifestProblem]
+  {
+    var problems: [ManifestProblem] = []
+    let base = module.source ?? SourceLocation(file: "module '\(module.name)'")
+    func location(_ source: SourceLocation?, _ suffix: String) -> SourceLocation {
+      if let source { return source }
+      var location = base
+      location.keyPath += location.keyPath.isEmpty ? String(suffix.dropFirst()) : suffix
+      return location
+    }
+    for (index, service) in module.services.enumerated() {
+      guard let type = catalog.lookup(service.implementation) else { continue }
+      var at = location(service.source, ".services[\(index)]")
+      at.keyPath += ".implementation"
+      if !(type is any Injectable.Type) {
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: at,
+            "service implementation '\(service.implementation)' is not Injectable; expected a "
+              + "final class conforming to Apiary.Injectable with init(resolver:)"))
+      } else if let protocolType = catalog.lookup(service.protocolName),
+        !Conformance.check(type, protocolType)
+      {
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: at,
+            "service implementation \(service.implementation) does not conform to "
+              + "\(service.protocolName)"))
+      }
+    }
+    for (index, target) in module.targets.enumerated() {
+      let typeName =
+        target.type.isEmpty
+        ? Mediator.conventionalTypeName(target.name, moduleType: module.type) : target.type
+      guard let type = catalog.lookup(typeName) else { continue }
+      let at = location(target.source, ".targets[\(index)]")
+      guard let targetType = type as? any Target.Type else {
+        var typeLocation = at
+        typeLocation.keyPath += ".type"
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: typeLocation,
+            "type '\(typeName)' of target '\(target.name)' is not a Target; expected a final "
+              + "class conforming to Apiary.Target"))
+        continue
+      }
+      let implemented = actionNames(targetType)
+      for (position, action) in target.actions.enumerated()
+      where !implemented.contains(action.name) {
+        var actionLocation = at
+        actionLocation.keyPath += ".actions[\(position)]"
+        problems.append(
+          ManifestProblem(
+            .notLinkable, at: action.source ?? actionLocation,
+            "target '\(target.name)' (\(typeName)) does not implement action '\(action.name)'; "
+              + "it implements "
+              + (implemented.isEmpty ? "none" : implemented.sorted().joined(separator: ", "))))
+      }
+    }
+    return problems
+  }
+
+  private static func actionNames<T: ActionTarget>(_ type: T.Type) -> Set<String> {
+    Set(T.actions.names)
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Manifests that cannot boot are refused before any module code runs: `validate` reports what
+/// the manifests and the plugin's descriptor can tell without loading it, and `run` links every
+/// declared type once the library is open, before any `setUp`.
+@Suite struct BootCheckHostTests {
+  /// The sample logging plugin, declared with services, targets and actions it does not have.
+  static func manifests(withConsoleTarget: Bool) throws -> URL {
+    let library = PluginGateTests.library("LoggingPlugin").path
+    let console = #"{"name": "console", "type": "LoggingPlugin.ConsoleLogger"},"#
+    return try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "B", "scheme": "b"}"#,
+      "modules/m.json": """
+      {"schemaVersion": 1, "modules": [{"name": "logging", "type": "LoggingPlugin.LoggingModule",
+        "library": "\(library)", "version": "1.0.0",
+        "services": [{"protocol": "NotebookKit.Logger", "implementation": "LoggingPlugin.LoggingModule"},
+                     {"protocol": "NotebookKit.NoteStore", "implementation": "LoggingPlugin.ConsoleLogger"}],
+        "targets": [
+          \(withConsoleTarget ? console : "")
+          {"name": "diagnostics", "type": "LoggingPlugin.DiagnosticsTarget",
+           "actions": [{"name": "metrics"}, {"name": "reset"}]}
+        ]}]}
+      """,
+    ])
+  }
+
+  @Test func validateReportsATargetTypeThePluginDoesNotExport() throws {
+    let result = try HostProcess.run(["validate", try Self.manifests(withConsoleTarget: true).path])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "modules[0].targets[0].type: target type 'LoggingPlugin.ConsoleLogger' is not exported by "
+          + "plugin 'LoggingPlugin'"), "\(result.stdout)")
+  }
+
+  @Test func runRefusesWhatCannotLinkBeforeAnyModuleCode() throws {
+    let directory = try Self.manifests(withConsoleTarget: false)
+    let result = try HostProcess.run(["run", "--manifests", directory.path], input: "")
+    #expect(result.status == 1)
+    let expected = [
+      "modules[0].services[0].implementation: service implementation "
+        + "'LoggingPlugin.LoggingModule' is not Injectable",
+      "modules[0].services[1].implementation: service implementation LoggingPlugin.ConsoleLogger "
+        + "does not conform to NotebookKit.NoteStore",
+      "modules[0].targets[0].actions[1]: target 'diagnostics' (LoggingPlugin.DiagnosticsTarget) "
+        + "does not implement action 'reset'; it implements metrics, notFound",
+    ]
+    for text in expected { #expect(result.stderr.contains(text), "\(result.stderr)") }
+    #expect(!result.stdout.contains("setUp") && !result.stderr.contains("setUp"))
+  }
+}
