@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Manifests that cannot boot are refused before any module code runs: `validate` reports what
-/// the manifests and the plugin's descriptor can tell without loading it, and `run` links every
-/// declared type once the library is open, before any `setUp`.
+/// Manifests that cannot boot are refused before any module code runs: the load gate reports what
+/// the manifests and the plugin's descriptor tell without loading it; then `validate` and `run`
+/// open the library and link every declared type, before any module's `init` or `setUp`.
 @Suite struct BootCheckHostTests {
   /// The sample logging plugin, declared with services, targets and actions it does not have.
   static func manifests(withConsoleTarget: Bool) throws -> URL {
@@ -34,19 +34,29 @@ import Testing
           + "plugin 'LoggingPlugin'"), "\(result.stdout)")
   }
 
+  /// What the sample logging plugin, once open, shows cannot link.
+  static let linkProblems = [
+    "modules[0].services[0].implementation: service implementation "
+      + "'LoggingPlugin.LoggingModule' is not Injectable",
+    "modules[0].services[1].implementation: service implementation LoggingPlugin.ConsoleLogger "
+      + "does not conform to NotebookKit.NoteStore",
+    "modules[0].targets[0].actions[1]: target 'diagnostics' (LoggingPlugin.DiagnosticsTarget) "
+      + "does not implement action 'reset'; it implements metrics, notFound",
+  ]
+
+  @Test func validateReportsWhatCannotLinkOnceThePluginPassedTheGate() throws {
+    let directory = try Self.manifests(withConsoleTarget: false)
+    let result = try HostProcess.run(["validate", directory.path])
+    #expect(result.status == 1)
+    for text in Self.linkProblems { #expect(result.stdout.contains(text), "\(result.stdout)") }
+    #expect(result.stderr.contains("3 problems"), "\(result.stderr)")
+  }
+
   @Test func runRefusesWhatCannotLinkBeforeAnyModuleCode() throws {
     let directory = try Self.manifests(withConsoleTarget: false)
     let result = try HostProcess.run(["run", "--manifests", directory.path], input: "")
     #expect(result.status == 1)
-    let expected = [
-      "modules[0].services[0].implementation: service implementation "
-        + "'LoggingPlugin.LoggingModule' is not Injectable",
-      "modules[0].services[1].implementation: service implementation LoggingPlugin.ConsoleLogger "
-        + "does not conform to NotebookKit.NoteStore",
-      "modules[0].targets[0].actions[1]: target 'diagnostics' (LoggingPlugin.DiagnosticsTarget) "
-        + "does not implement action 'reset'; it implements metrics, notFound",
-    ]
-    for text in expected { #expect(result.stderr.contains(text), "\(result.stderr)") }
+    for text in Self.linkProblems { #expect(result.stderr.contains(text), "\(result.stderr)") }
     #expect(!result.stdout.contains("setUp") && !result.stderr.contains("setUp"))
   }
 }

@@ -11,10 +11,11 @@ enum ValidateCommand: HostCommand {
     Reads DIR/app.json (or app.plist) and every module manifest it names, runs the plugin load
     gate over every library they name (without loading any plugin code), and prints every
     problem found — file, line:column, key path, expected and found — then exits with 1 if there
-    were any. Types the host has are linked without running module code (services Injectable and
-    conforming, targets Target, declared actions implemented); plugin types are linked the same
-    way at boot, after the gate. Names that would clash in generated clients are reported too.
-    DIR defaults to \(Host.defaultManifests).
+    were any. Once every library has passed the gate, it opens them as `run` does and links every
+    declared type without running module code (services Injectable and conforming, targets
+    Target, declared actions implemented), so "ok" means the application gets past set-up's
+    checks. Names that would clash in generated clients are reported too. DIR defaults to
+    \(Host.defaultManifests).
 
     OPTIONS:
       --manifests DIR   the same as DIR
@@ -29,7 +30,7 @@ enum ValidateCommand: HostCommand {
     do { format = try OutputFormat(arguments) } catch {
       return Host.usageError(error, usage: usage)
     }
-    var loader = ApplicationLoader(plugins: .gateOnly)
+    var loader = ApplicationLoader(plugins: .load)
     if format == .json { return json(directory: directory, loader: &loader) }
     let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
     do {
@@ -90,14 +91,13 @@ enum ValidateCommand: HostCommand {
     return valid ? ExitStatus.success : ExitStatus.failure
   }
 
-  /// What would fail at boot before any module code runs (``BootCheck``) for the modules whose
-  /// types the host has (a plugin's are checked at boot, once its library is open), and names
-  /// that would clash in generated clients.
+  /// What would fail at boot before any module code runs (``BootCheck``; the plugin libraries
+  /// are open by now), and names that would clash in generated clients.
   private static func linkProblems(_ modules: [ModuleManifest], catalog: TypeCatalog)
     -> [ManifestProblem]
   {
     let enabled = modules.filter(\.isEnabled)
-    return BootCheck.problems(enabled.filter { $0.plugin == nil }, catalog: catalog)
+    return BootCheck.problems(enabled, catalog: catalog)
       + WrapperGenerator.nameCollisions(in: enabled.flatMap(\.targets))
   }
 
