@@ -12,12 +12,12 @@ import Testing
   static func module(_ name: String, rank: String, timeout: String = "5") -> String {
     """
     {"schemaVersion": 1, "modules": [
-      {"name": "\(name)", "type": "NotesPlugin.NotesModule",
-       "library": "\(PluginGateTests.library("NotesPlugin").path)", "version": "1.0.0",
+      {"name": "\(name)", "type": "LoggingPlugin.LoggingModule",
+       "library": "\(PluginGateTests.library("LoggingPlugin").path)", "version": "1.0.0",
        "services": [{"protocol": "NotebookKit.Logger",
                      "implementation": "LoggingPlugin.ConsoleLogger"\(rank)}],
-       "targets": [{"name": "\(name)", "type": "NotesPlugin.NotesTarget",
-                    "actions": [{"name": "list", "timeout": \(timeout)}]}]}
+       "targets": [{"name": "\(name)", "type": "LoggingPlugin.DiagnosticsTarget",
+                    "actions": [{"name": "metrics", "timeout": \(timeout)}]}]}
     ]}
     """
   }
