@@ -22,6 +22,13 @@ let runtime: [Target] = [
   .target(name: "ApiaryPlugin"),
 ]
 
+/// The layers by name: targets above the runtime that use `package` declarations of a layer
+/// import it, so they name it, and an incremental build recompiles them when it changes.
+let layers: [Target.Dependency] = [
+  "ApiarySupport", "ApiaryManifest", "ApiaryContainer", "ApiaryLifecycle", "ApiaryMediator",
+  "ApiaryKernel",
+]
+
 let package = Package(
   name: "Apiary",
   platforms: [.macOS(.v15)],
@@ -37,10 +44,10 @@ let package = Package(
   ],
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
-    .target(name: "ApiaryTooling", dependencies: ["Apiary"]),
+    .target(name: "ApiaryTooling", dependencies: ["Apiary"] + layers),
     // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
     // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
-    .target(name: "ApiaryTesting", dependencies: ["Apiary"]),
+    .target(name: "ApiaryTesting", dependencies: ["Apiary"] + layers),
     // The load gate: checks plugin libraries without loading them (host side, no dependency).
     .target(name: "ApiaryPluginGate"),
     .target(
