@@ -60,8 +60,24 @@ public actor Kernel {
   private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is set up.
   private var linkProblems: [String: [ManifestProblem]] = [:]
+  /// Lazy modules waiting for their first trigger.
+  private var dormant: [String: Dormant] = [:]
+  /// Wake-ups in progress, shared by concurrent first triggers.
+  private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
+  /// Modules woken on first use; boot does not call their `ready` a second time.
+  private var woken: Set<String> = []
+  /// The background start of `background` modules, launched once boot has called `ready`.
+  private var backgroundStart: Task<Void, Never>?
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
+
+  /// A lazy module before its first trigger: its context (its targets' maker holds it) and the
+  /// switch its placeholders pull.
+  private struct Dormant: Sendable {
+    let manifest: ModuleManifest
+    let context: ModuleContext
+    let wake: Wake
+  }
 
   /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
   private final class Loaded: Sendable {
@@ -181,14 +197,20 @@ public actor Kernel {
     bootedAt = clock.now
     do {
       try link()
-      try await setUpAll(plan.modules)
+      let sleepers = plan.dormantModules()
+      let eager = sleepers.isEmpty ? plan.modules : plan.modules.filter { !sleepers.contains($0.name) }
+      if !sleepers.isEmpty {
+        try registerDormant(plan.modules.filter { sleepers.contains($0.name) })
+      }
+      try await setUpAll(eager)
       try buildEagerSingletons()
       try checkStop("boot")
-      try await startAll(plan.modules.map(\.name))
+      try await startAll(eager.map(\.name))
       try checkStop("boot")
-      try await readyAll(startOrder)
+      try await readyAll(woken.isEmpty ? startOrder : startOrder.filter { !woken.contains($0) })
       try checkStop("boot")
       phase = .running
+      startInBackground(order)
     } catch {
       await rollBack()
       phase = .stopped
@@ -211,7 +233,9 @@ public actor Kernel {
 
   /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
   /// `setUp`, bounded by its timeout. A module whose dependency failed is skipped.
-  private func setUpAll(_ modules: [ModuleManifest]) async throws(KernelError) {
+  private func setUpAll(
+    _ modules: [ModuleManifest], contexts: [String: ModuleContext] = [:]
+  ) async throws(KernelError) {
     var entries: [Loaded] = []
     var hooks: [Hook] = []
     let unavailable = Locked<[String: String]>([:])  // name: "failed" or "was skipped"
@@ -239,10 +263,10 @@ public actor Kernel {
         unavailable.withLock { $0[manifest.name] = "failed" }
         continue
       }
-      let context = ModuleContext(
-        manifest: manifest, application: application,
-        container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
-        events: events.owned(by: manifest.name))
+      // A woken module keeps its context; its targets were added when it went dormant.
+      let wokenContext = contexts[manifest.name]
+      let context = wokenContext ?? makeContext(manifest)
+      let addsTargets = wokenContext == nil
       let entry = Loaded(manifest: manifest, module: type.init(), context: context)
       loaded[manifest.name] = entry
       entries.append(entry)
@@ -261,7 +285,10 @@ public actor Kernel {
             for service in manifest.services {
               try entry.context.container.bind(service, catalog: catalog)
             }
-            try mediator.addTargets(manifest.targets, owner: manifest.name, context: entry.context)
+            if addsTargets {
+              try mediator.addTargets(
+                manifest.targets, owner: manifest.name, context: entry.context)
+            }
             try entry.module.setUp(entry.context)
           }))
     }
@@ -287,6 +314,13 @@ public actor Kernel {
         try fail(entry.manifest, phase: .setUp, error: error, reported: true)
       }
     }
+  }
+
+  private func makeContext(_ manifest: ModuleManifest) -> ModuleContext {
+    ModuleContext(
+      manifest: manifest, application: application,
+      container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
+      events: events.owned(by: manifest.name))
   }
 
   private func buildEagerSingletons() throws(KernelError) {
@@ -461,7 +495,7 @@ public actor Kernel {
       case .failed?: return "dependency '\(dependency)' failed"
       case .skipped?: return "dependency '\(dependency)' was skipped"
       case .stopped?, nil: return "dependency '\(dependency)' is not running"
-      case .planned?, .setUp?, .running?: continue
+      case .planned?, .setUp?, .running?, .dormant?: continue
       }
     }
     return nil
@@ -483,6 +517,7 @@ public actor Kernel {
   /// down. Later calls, and `boot`, `add` and `remove` afterwards, do nothing or are refused.
   public func shutdown() async {
     stopRequested.withLock { $0 = true }
+    backgroundStart?.cancel()
     await beginChange()
     defer { endChange() }
     switch phase {
@@ -552,9 +587,10 @@ public actor Kernel {
     }
     switch states[manifest.name] {
     case nil, .stopped?, .failed?, .skipped?: break
-    case .planned?, .setUp?, .running?: throw .duplicateModule(manifest.name)
+    case .planned?, .setUp?, .running?, .dormant?: throw .duplicateModule(manifest.name)
     }
-    for dependency in manifest.dependencies where states[dependency] != .running {
+    for dependency in manifest.dependencies
+    where states[dependency] != .running && states[dependency] != .dormant {
       throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
     }
     var required = manifest
@@ -562,6 +598,12 @@ public actor Kernel {
     place(required)
     states[manifest.name] = .planned
     do {
+      if manifest.isLazy {
+        try registerDormant([required])
+        startInBackground([manifest.name])
+        return
+      }
+      try await wakeDependencies(of: required)
       try await setUpAll([required])
       try buildEagerSingletons()
       try checkStop("add a module")
@@ -618,13 +660,212 @@ public actor Kernel {
     states[name] = .stopped
   }
 
+  // MARK: Lazy activation
+
+  /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each
+  /// declared target with a maker that wakes the module first, and subscribes to each activation
+  /// event, all owned by the module; no module code runs. A module that does not link fails
+  /// here, as it would in `setUp`.
+  private func registerDormant(_ modules: [ModuleManifest]) throws(KernelError) {
+    for manifest in modules {
+      let problems =
+        linkProblems.removeValue(forKey: manifest.name)
+        ?? BootCheck.problems(manifest, catalog: catalog)
+      if !problems.isEmpty {
+        try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
+        continue
+      }
+      guard catalog.lookup(manifest.type) is any Module.Type else {
+        let error = KernelError.unresolvedType(
+          module: manifest.name, type: manifest.type,
+          foundButNotModule: catalog.lookup(manifest.type) != nil)
+        try fail(manifest, phase: .load, error: error)
+        continue
+      }
+      try sleep(manifest, context: makeContext(manifest))
+    }
+  }
+
+  /// Registers one lazy module's placeholders and marks it dormant.
+  private func sleep(_ manifest: ModuleManifest, context: ModuleContext) throws(KernelError) {
+    let name = manifest.name
+    let wake = Wake(on: hookExecutor) { [weak self] trigger, nested throws(ActivationError) in
+      guard let self else {
+        throw ActivationError(
+          module: name, phase: .load, trigger: trigger,
+          cause: KernelError.wrongState(operation: "wake module '\(name)'", state: "released"))
+      }
+      try await self.activate(name, trigger: trigger, nested: nested)
+    }
+    do {
+      for service in manifest.services {
+        let trigger = ActivationTrigger.service(service.protocolName)
+        try context.container.bindPlaceholder(service, catalog: catalog) { try wake.now(trigger) }
+      }
+      for target in manifest.targets {
+        try mediator.addTargets(
+          [target], owner: name, moduleType: manifest.type,
+          maker: WakingTargetMaker(context: context, wake: wake, target: target.name))
+      }
+      let bus = context.events
+      for event in manifest.activationEvents {
+        bus.subscribe(event) { event in
+          try await wake(.event(event.name))
+          return try await bus.deliver(event)
+        }
+      }
+    } catch {
+      try fail(manifest, phase: .load, error: error)
+      return
+    }
+    dormant[name] = Dormant(manifest: manifest, context: context, wake: wake)
+    states[name] = .dormant
+  }
+
+  /// Wakes a dormant module now — its dormant dependencies first — as its first trigger would,
+  /// and returns once it runs; returns at once when it already runs.
+  ///
+  /// ```swift
+  /// try await kernel.activate("search")
+  /// await kernel.state(of: "search")  // .running
+  /// ```
+  public func activate(_ name: String) async throws(ActivationError) {
+    try await activate(name, trigger: .request, nested: HookLane.isRunning)
+  }
+
+  /// Wakes `name`, or joins the wake-up in progress. `nested` is true when the trigger comes
+  /// from a module hook, which the change in progress (if any) is waiting for: the wake-up then
+  /// runs inside that change instead of queueing behind it.
+  func activate(_ name: String, trigger: ActivationTrigger, nested: Bool)
+    async throws(ActivationError)
+  {
+    if let inProgress = waking[name] {
+      try await inProgress.value.get()
+      return
+    }
+    guard dormant[name] != nil else {
+      if states[name] == .running { return }
+      throw ActivationError(
+        module: name, phase: .load, trigger: trigger,
+        cause: states[name].map { KernelError.wrongState(operation: "wake '\(name)'", state: "\($0)") }
+          ?? KernelError.unknownModule(name))
+    }
+    let task = Task { await self.wake(name, trigger: trigger, nested: nested) }
+    waking[name] = task
+    let result = await task.value
+    waking[name] = nil
+    try result.get()
+  }
+
+  /// One wake-up, as one change: dependencies, then `setUp`, `start` and `ready`. A required
+  /// module that fails goes back to sleep, so a later trigger tries again; an optional one is
+  /// marked failed and what it registered is removed. Either way the trigger gets the error.
+  private func wake(_ name: String, trigger: ActivationTrigger, nested: Bool) async -> Result<
+    Void, ActivationError
+  > {
+    if !nested { await beginChange() }
+    defer { if !nested { endChange() } }
+    func failure(_ phase: LifecyclePhase, _ cause: any Error) -> Result<Void, ActivationError> {
+      .failure(ActivationError(module: name, phase: phase, trigger: trigger, cause: cause))
+    }
+    guard phase == .running || (nested && phase == .booting), !stopping else {
+      return failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
+    }
+    guard let entry = dormant[name] else {  // woken, failed or removed while this waited
+      return states[name] == .running
+        ? .success(())
+        : failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
+    }
+    let began = clock.now
+    let manifest = entry.manifest
+    do {
+      try await wakeDependencies(of: manifest)
+    } catch {
+      return failure(.load, error)
+    }
+    dormant[name] = nil
+    events.removeAll(ownedBy: [name])  // the activation events' handlers; setUp subscribes anew
+    linkProblems[name] = []  // checked when it went to sleep
+    var required = manifest
+    required.isOptional = false  // failures come back here, for the trigger
+    do {
+      try await setUpAll([required], contexts: [name: entry.context])
+      try buildEagerSingletons()
+      try checkStop("wake '\(name)'")
+      try await startAll([name])
+      try checkStop("wake '\(name)'")
+      try await readyAll([name])
+    } catch {
+      if startOrder.contains(name) { await tearDownAll([name]) }
+      unregister(name)
+      let failedIn = Self.phase(of: error)
+      let duration = clock.now - began
+      report(name, .activate, .failed(error), duration, trigger: trigger)
+      if manifest.isOptional {
+        states[name] = .failed(phase: failedIn, reason: "\(error)")
+      } else {
+        try? sleep(manifest, context: makeContext(manifest))
+      }
+      return failure(failedIn, error)
+    }
+    woken.insert(name)
+    entry.wake.markAwake()
+    report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
+    return .success(())
+  }
+
+  /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.
+  private func wakeDependencies(of manifest: ModuleManifest) async throws(KernelError) {
+    for dependency in manifest.dependencies where dormant[dependency] != nil {
+      do {
+        try await activate(dependency, trigger: .dependency(of: manifest.name), nested: true)
+      } catch {
+        throw .hookFailed(module: error.module, phase: error.phase, cause: error)
+      }
+    }
+    for dependency in manifest.dependencies where states[dependency] != .running {
+      throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
+    }
+  }
+
+  /// The phase a wake-up failed in.
+  private static func phase(of error: KernelError) -> LifecyclePhase {
+    if case .hookFailed(_, let phase, _) = error { return phase }
+    return .load
+  }
+
+  /// Wakes the `background` modules among `names`, one at a time, each as its own change, in
+  /// a task of background priority: after `ready`, after everything else.
+  private func startInBackground(_ names: [String]) {
+    let names = names.filter { dormant[$0]?.manifest.activation == .background }
+    guard !names.isEmpty else { return }
+    let previous = backgroundStart
+    backgroundStart = Task(priority: .background) { [weak self] in
+      await previous?.value
+      for name in names {
+        guard let self, !Task.isCancelled else { return }
+        try? await self.activate(name, trigger: .background, nested: false)
+      }
+    }
+  }
+
+  /// Returns once the background start of `background` modules has ended.
+  package func backgroundStartEnded() async {
+    await backgroundStart?.value
+  }
+
   // MARK: Reporting
 
   private func report(
     _ name: String, _ phase: LifecyclePhase, _ outcome: LifecycleRecord.Outcome,
-    _ duration: Duration, at instant: ContinuousClock.Instant? = nil
+    _ duration: Duration, at instant: ContinuousClock.Instant? = nil,
+    trigger: ActivationTrigger? = nil
   ) {
-    if phase != .load {  // the profiler times hooks; `load` only finds the type
+    if let trigger {  // a wake-up: its hooks are timed one by one, the wake-up with its trigger
+      let succeeded = if case .succeeded = outcome { true } else { false }
+      profiler.recordActivation(
+        module: name, trigger: trigger.description, duration: duration, succeeded: succeeded)
+    } else if phase != .load {  // the profiler times hooks; `load` only finds the type
       switch outcome {
       case .succeeded, .failed: profiler.record(subject: name, phase: phase, duration: duration)
       case .skipped: break
@@ -634,7 +875,8 @@ public actor Kernel {
     let elapsed = bootedAt.map { (instant ?? clock.now) - $0 } ?? .zero
     observer(
       LifecycleRecord(
-        module: name, phase: phase, outcome: outcome, duration: duration, elapsed: elapsed))
+        module: name, phase: phase, outcome: outcome, duration: duration, elapsed: elapsed,
+        trigger: trigger?.description))
   }
 }
 

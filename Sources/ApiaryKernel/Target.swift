@@ -51,3 +51,24 @@ extension Mediator {
       maker: ContextTargetMaker(context: context))
   }
 }
+
+/// Creates a dormant module's targets: creating one wakes the module first, so the first call
+/// to the target is its trigger. Once the module runs, the wake costs one atomic load.
+struct WakingTargetMaker: TargetMaker {
+  let context: ModuleContext
+  let wake: Wake
+  let target: String
+
+  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)? {
+    guard let target = type as? any Target.Type else { return nil }
+    return maker(target)
+  }
+
+  private func maker<T: Target>(_: T.Type) -> @Sendable () throws -> any ActionTarget {
+    let (context, wake, trigger) = (context, wake, ActivationTrigger.target(target))
+    return {
+      try wake.now(trigger)
+      return try T(context: context)
+    }
+  }
+}

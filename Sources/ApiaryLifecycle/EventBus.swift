@@ -119,6 +119,27 @@ public final class EventBus: Sendable {
     return report
   }
 
+  /// Runs this view's owner's handlers of `event`, in subscription order, and reports whether
+  /// one handled it; the first error a handler throws is rethrown after the others ran. The
+  /// kernel delivers the event that woke a lazy module to the handlers its `setUp` subscribed.
+  package func deliver(_ event: Event) async throws -> EventOutcome {
+    let owner = self.owner ?? "host"
+    let handlers = storage.state.withLock { state in
+      (state.byEvent[event.name] ?? []).filter { $0.owner == owner }
+    }
+    var outcome = EventOutcome.ignored
+    var firstError: (any Error)?
+    for subscription in handlers {
+      do {
+        if try await subscription.handler(event) == .handled { outcome = .handled }
+      } catch {
+        firstError = firstError ?? error
+      }
+    }
+    if let firstError { throw firstError }
+    return outcome
+  }
+
   /// Names of events with at least one handler, each with its handlers' owners in order.
   public var subscriptions: [(event: String, owners: [String])] {
     storage.state.withLock { state in
