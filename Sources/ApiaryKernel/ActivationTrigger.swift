@@ -1,3 +1,5 @@
+import ApiaryManifest
+
 /// What woke a lazy module: the first use of something its manifest declares, a dependent
 /// waking, the background start after `ready`, or an explicit ``Kernel/activate(_:)``.
 ///
@@ -29,5 +31,23 @@ public enum ActivationTrigger: Sendable, Hashable, CustomStringConvertible {
     case .background: "background start"
     case .request: "request"
     }
+  }
+}
+
+extension BootPlan {
+  /// What would wake `module`, from its manifest alone, as `apiary plan` lists it: its declared
+  /// services and targets, its activation events, and for a `background` module the background
+  /// start. Empty for an eager module.
+  ///
+  /// ```swift
+  /// plan.triggers(of: search).map(\.description)  // ["call to target 'search'", "event 'note.saved'"]
+  /// ```
+  package func triggers(of module: ModuleManifest) -> [ActivationTrigger] {
+    guard module.isLazy else { return [] }
+    var triggers = module.services.map { ActivationTrigger.service($0.protocolName) }
+    triggers += module.targets.map { .target($0.name) }
+    triggers += module.activationEvents.map { .event($0) }
+    if module.activation == .background { triggers.append(.background) }
+    return triggers
   }
 }
