@@ -62,8 +62,11 @@ public actor Kernel {
   private var linkProblems: [String: [ManifestProblem]] = [:]
   /// Lazy modules waiting for their first trigger.
   private var dormant: [String: Dormant] = [:]
-  /// Wake-ups in progress, shared by concurrent first triggers.
+  /// Wake-ups in progress, shared by concurrent first triggers, and how many triggers joined
+  /// each one after the first.
   private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
+  private var joined: [String: Int] = [:]
+  private var joinWatchers: [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// Modules woken on first use; boot does not call their `ready` a second time.
   private var woken: Set<String> = []
   /// The background start of `background` modules, launched once boot has called `ready`.
@@ -740,6 +743,13 @@ public actor Kernel {
     async throws(ActivationError)
   {
     if let inProgress = waking[name] {
+      let count = joined[name, default: 0] + 1
+      joined[name] = count
+      joinWatchers.removeAll { watcher in
+        guard watcher.name == name, watcher.count <= count else { return false }
+        watcher.continuation.resume()
+        return true
+      }
       try await inProgress.value.get()
       return
     }
@@ -750,11 +760,23 @@ public actor Kernel {
         cause: states[name].map { KernelError.wrongState(operation: "wake '\(name)'", state: "\($0)") }
           ?? KernelError.unknownModule(name))
     }
-    let task = Task { await self.wake(name, trigger: trigger, nested: nested) }
+    // On the hook executor, not Swift's pool: a synchronous trigger may be blocking a pool
+    // thread while it waits, and the kernel's nonisolated steps (hook lanes) must not need one.
+    let task = Task(executorPreference: hookExecutor) {
+      await self.wake(name, trigger: trigger, nested: nested)
+    }
     waking[name] = task
     let result = await task.value
     waking[name] = nil
+    joined[name] = nil
     try result.get()
+  }
+
+  /// Returns once at least `count` more triggers have joined the wake-up of `name` in progress.
+  /// Tests use it to make first triggers race without sleeping.
+  package func joined(_ name: String, _ count: Int) async {
+    guard joined[name, default: 0] < count else { return }
+    await withCheckedContinuation { joinWatchers.append((name, count, $0)) }
   }
 
   /// One wake-up, as one change: dependencies, then `setUp`, `start` and `ready`. A required
@@ -803,6 +825,8 @@ public actor Kernel {
       report(name, .activate, .failed(error), duration, trigger: trigger)
       if manifest.isOptional {
         states[name] = .failed(phase: failedIn, reason: "\(error)")
+      } else if stopping {
+        states[name] = .stopped
       } else {
         try? sleep(manifest, context: makeContext(manifest))
       }
@@ -840,7 +864,8 @@ public actor Kernel {
     let names = names.filter { dormant[$0]?.manifest.activation == .background }
     guard !names.isEmpty else { return }
     let previous = backgroundStart
-    backgroundStart = Task(priority: .background) { [weak self] in
+    backgroundStart = Task(executorPreference: hookExecutor, priority: .background) {
+      [weak self] in
       await previous?.value
       for name in names {
         guard let self, !Task.isCancelled else { return }
