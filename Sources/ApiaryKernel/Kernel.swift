@@ -712,7 +712,7 @@ public actor Kernel {
       }
       let bus = context.events
       for event in manifest.activationEvents {
-        bus.subscribe(event) { event in
+        bus.subscribePlaceholder(event) { event in
           try await wake(.event(event.name))
           return try await bus.deliver(event)
         }
@@ -806,7 +806,6 @@ public actor Kernel {
       return failure(.load, error)
     }
     dormant[name] = nil
-    events.removeAll(ownedBy: [name])  // the activation events' handlers; setUp subscribes anew
     linkProblems[name] = []  // checked when it went to sleep
     var required = manifest
     required.isOptional = false  // failures come back here, for the trigger
