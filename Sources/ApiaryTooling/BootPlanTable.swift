@@ -10,18 +10,23 @@ extension BootPlan {
     let dormant = dormantModules()
     let lazy = modules.contains(where: \.isLazy)
     let dependencies = modules.map { $0.dependencies.isEmpty ? "-" : $0.dependencies.joined(separator: ", ") }
+    let flags = modules.map {
+      ($0.isAsync ? "async" : "sync ") + ($0.isOptional ? " optional" : "")
+    }
+    // Without lazy modules, the columns are as they always were; with them, aligned for the
+    // activation column at the end.
     let dependencyWidth = lazy ? max(10, dependencies.map(\.count).max() ?? 0) : 0
+    let flagWidth = lazy ? flags.map(\.count).max() ?? 5 : 5
     var lines = [
-      "  #  " + "module".padding(width) + "  level   priority  start  "
-        + (lazy ? "depends on".padding(dependencyWidth) + "  activation" : "depends on")
+      "  #  " + "module".padding(width) + "  level   priority  " + "start".padding(flagWidth)
+        + "  " + (lazy ? "depends on".padding(dependencyWidth) + "  activation" : "depends on")
     ]
     for (position, module) in modules.enumerated() {
       let number = String(position + 1)
-      let flags = (module.isAsync ? "async" : "sync ") + (module.isOptional ? " optional" : "")
       var line =
         String(repeating: " ", count: max(0, 3 - number.count)) + number + "  "
         + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "
-        + String(module.priority).padding(8) + "  " + flags.padding(5) + "  "
+        + String(module.priority).padding(8) + "  " + flags[position].padding(flagWidth) + "  "
         + dependencies[position].padding(dependencyWidth)
       if lazy { line += "  " + activation(module, dormant: dormant.contains(module.name)) }
       lines.append(line)
