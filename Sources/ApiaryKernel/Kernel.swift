@@ -66,7 +66,8 @@ public actor Kernel {
   /// each one after the first.
   private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
   private var joined: [String: Int] = [:]
-  private var joinWatchers: [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  private var joinWatchers:
+    [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// Modules woken on first use; boot does not call their `ready` a second time.
   private var woken: Set<String> = []
   /// The background start of `background` modules, launched once boot has called `ready`.
@@ -201,7 +202,8 @@ public actor Kernel {
     do {
       try link()
       let sleepers = plan.dormantModules()
-      let eager = sleepers.isEmpty ? plan.modules : plan.modules.filter { !sleepers.contains($0.name) }
+      let eager =
+        sleepers.isEmpty ? plan.modules : plan.modules.filter { !sleepers.contains($0.name) }
       if !sleepers.isEmpty {
         try registerDormant(plan.modules.filter { sleepers.contains($0.name) })
       }
@@ -757,7 +759,9 @@ public actor Kernel {
       if states[name] == .running { return }
       throw ActivationError(
         module: name, phase: .load, trigger: trigger,
-        cause: states[name].map { KernelError.wrongState(operation: "wake '\(name)'", state: "\($0)") }
+        cause: states[name].map {
+          KernelError.wrongState(operation: "wake '\(name)'", state: "\($0)")
+        }
           ?? KernelError.unknownModule(name))
     }
     // On the hook executor, not Swift's pool: a synchronous trigger may be blocking a pool

@@ -9,7 +9,9 @@ extension BootPlan {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
     let dormant = dormantModules()
     let lazy = modules.contains(where: \.isLazy)
-    let dependencies = modules.map { $0.dependencies.isEmpty ? "-" : $0.dependencies.joined(separator: ", ") }
+    let dependencies = modules.map {
+      $0.dependencies.isEmpty ? "-" : $0.dependencies.joined(separator: ", ")
+    }
     let flags = modules.map {
       ($0.isAsync ? "async" : "sync ") + ($0.isOptional ? " optional" : "")
     }
@@ -38,7 +40,9 @@ extension BootPlan {
   /// eager one needs, `lazy, at boot (needed by an eager module)`.
   private func activation(_ module: ModuleManifest, dormant: Bool) -> String {
     guard module.isLazy else { return "eager" }
-    guard dormant else { return "\(module.activation.rawValue), at boot (needed by an eager module)" }
+    guard dormant else {
+      return "\(module.activation.rawValue), at boot (needed by an eager module)"
+    }
     return "\(module.activation.rawValue): "
       + triggers(of: module).map(\.description).joined(separator: ", ")
   }

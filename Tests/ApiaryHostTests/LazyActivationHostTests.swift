@@ -76,7 +76,8 @@ import Testing
     #expect(result.status != 0)
     let output = result.stdout + result.stderr
     #expect(
-      output.contains("modules/idle.json:2:3 modules[0].activation: lazy module 'idle' declares no "
-        + "services, targets or activationEvents"), "\(output)")
+      output.contains(
+        "modules/idle.json:2:3 modules[0].activation: lazy module 'idle' declares no "
+          + "services, targets or activationEvents"), "\(output)")
   }
 }

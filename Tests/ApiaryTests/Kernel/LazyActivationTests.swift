@@ -58,7 +58,8 @@ import Testing
       LazyFixture.module("lazy", journal: journal, services: [LazyFixture.greeter])
     ])
     try await kernel.boot()
-    #expect(kernel.container.bindings.map(\.kind.description).contains { $0.hasPrefix("placeholder") })
+    #expect(
+      kernel.container.bindings.map(\.kind.description).contains { $0.hasPrefix("placeholder") })
     let greeter = try kernel.container.resolve((any LazyGreeter).self)
     #expect(greeter.greeting == "hello")
     #expect(await kernel.state(of: "lazy") == .running)
@@ -118,7 +119,10 @@ import Testing
       Journal.read(journal).filter { !$0.hasPrefix("base") } == [
         "inner.setUp", "inner.start", "inner.ready", "outer.setUp", "outer.start", "outer.ready",
       ])
-    #expect(kernel.profiler.activations.map(\.trigger) == ["dependency of 'outer'", "call to target 'calc'"])
+    #expect(
+      kernel.profiler.activations.map(\.trigger) == [
+        "dependency of 'outer'", "call to target 'calc'",
+      ])
     await kernel.shutdown()
     #expect(
       Journal.read(journal).filter { $0.hasSuffix("tearDown") } == [
@@ -200,7 +204,8 @@ import Testing
       return error.module == "lazy" && error.phase == .setUp
     }
     guard case .failed(.setUp, _)? = await kernel.state(of: "lazy") else {
-      Issue.record("expected failed in setUp, got \(String(describing: await kernel.state(of: "lazy")))")
+      Issue.record(
+        "expected failed in setUp, got \(String(describing: await kernel.state(of: "lazy")))")
       return
     }
     #expect(!kernel.mediator.hasTarget("calc"))

@@ -76,8 +76,7 @@ enum LazyFixture {
   }
 
   /// A synchronous call of `target`'s `add`, on the calling thread.
-  static func add(_ mediator: Mediator, target: String = "calc", _ a: Int, _ b: Int) throws -> Int
-  {
+  static func add(_ mediator: Mediator, target: String = "calc", _ a: Int, _ b: Int) throws -> Int {
     try mediator.perform(target: target, action: "add", params: ["a": a, "b": b], as: Int.self)
   }
 
