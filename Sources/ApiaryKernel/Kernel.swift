@@ -662,6 +662,7 @@ public actor Kernel {
     guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
     if state == .running { await tearDownAll([name]) }
     unregister(name)
+    dormant[name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped
   }
 

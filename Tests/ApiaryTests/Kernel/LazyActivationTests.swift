@@ -242,6 +242,21 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func removingADormantModuleRemovesItsPlaceholdersAndNeverWakesIt() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module(
+        "lazy", journal: journal, services: [LazyFixture.greeter], targets: [LazyFixture.calc])
+    ])
+    try await kernel.boot()
+    try await kernel.remove("lazy")
+    #expect(!kernel.mediator.hasTarget("calc"))
+    #expect(!kernel.container.isBound((any LazyGreeter).self))
+    await #expect(throws: ActivationError.self) { try await kernel.activate("lazy") }
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+  }
+
   @Test func planListsTriggers() throws {
     let kernel = try LazyFixture.kernel([
       LazyFixture.module(
