@@ -75,11 +75,9 @@ public actor Kernel {
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
-  /// A lazy module before its first trigger: its context (its targets' maker holds it) and the
-  /// switch its placeholders pull.
+  /// A lazy module before its first trigger: its manifest and the switch its placeholders pull.
   private struct Dormant: Sendable {
     let manifest: ModuleManifest
-    let context: ModuleContext
     let wake: Wake
   }
 
@@ -238,9 +236,7 @@ public actor Kernel {
 
   /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
   /// `setUp`, bounded by its timeout. A module whose dependency failed is skipped.
-  private func setUpAll(
-    _ modules: [ModuleManifest], contexts: [String: ModuleContext] = [:]
-  ) async throws(KernelError) {
+  private func setUpAll(_ modules: [ModuleManifest]) async throws(KernelError) {
     var entries: [Loaded] = []
     var hooks: [Hook] = []
     let unavailable = Locked<[String: String]>([:])  // name: "failed" or "was skipped"
@@ -268,10 +264,7 @@ public actor Kernel {
         unavailable.withLock { $0[manifest.name] = "failed" }
         continue
       }
-      // A woken module keeps its context; its targets were added when it went dormant.
-      let wokenContext = contexts[manifest.name]
-      let context = wokenContext ?? makeContext(manifest)
-      let addsTargets = wokenContext == nil
+      let context = makeContext(manifest)
       let entry = Loaded(manifest: manifest, module: type.init(), context: context)
       loaded[manifest.name] = entry
       entries.append(entry)
@@ -290,10 +283,7 @@ public actor Kernel {
             for service in manifest.services {
               try entry.context.container.bind(service, catalog: catalog)
             }
-            if addsTargets {
-              try mediator.addTargets(
-                manifest.targets, owner: manifest.name, context: entry.context)
-            }
+            try mediator.addTargets(manifest.targets, owner: manifest.name, context: entry.context)
             try entry.module.setUp(entry.context)
           }))
     }
@@ -688,12 +678,13 @@ public actor Kernel {
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest, context: makeContext(manifest))
+      try sleep(manifest)
     }
   }
 
-  /// Registers one lazy module's placeholders and marks it dormant.
-  private func sleep(_ manifest: ModuleManifest, context: ModuleContext) throws(KernelError) {
+  /// Registers one lazy module's placeholders and marks it dormant. Its context is made when it
+  /// wakes, so a module that never wakes costs its placeholders and nothing else.
+  private func sleep(_ manifest: ModuleManifest) throws(KernelError) {
     let name = manifest.name
     let wake = Wake(on: hookExecutor) { [weak self] trigger, nested throws(ActivationError) in
       guard let self else {
@@ -704,16 +695,19 @@ public actor Kernel {
       try await self.activate(name, trigger: trigger, nested: nested)
     }
     do {
-      for service in manifest.services {
-        let trigger = ActivationTrigger.service(service.protocolName)
-        try context.container.bindPlaceholder(service, catalog: catalog) { try wake.now(trigger) }
+      if !manifest.services.isEmpty {
+        let owned = container.owned(by: name)
+        for service in manifest.services {
+          let trigger = ActivationTrigger.service(service.protocolName)
+          try owned.bindPlaceholder(service, catalog: catalog) { try wake.now(trigger) }
+        }
       }
       for target in manifest.targets {
         try mediator.addTargets(
           [target], owner: name, moduleType: manifest.type,
-          maker: WakingTargetMaker(context: context, wake: wake, target: target.name))
+          maker: WakingTargetMaker(wake: wake, target: target.name))
       }
-      let bus = context.events
+      let bus = manifest.activationEvents.isEmpty ? events : events.owned(by: name)
       for event in manifest.activationEvents {
         bus.subscribePlaceholder(event) { event in
           try await wake(.event(event.name))
@@ -724,7 +718,7 @@ public actor Kernel {
       try fail(manifest, phase: .load, error: error)
       return
     }
-    dormant[name] = Dormant(manifest: manifest, context: context, wake: wake)
+    dormant[name] = Dormant(manifest: manifest, wake: wake)
     states[name] = .dormant
   }
 
@@ -811,16 +805,9 @@ public actor Kernel {
       return failure(.load, error)
     }
     dormant[name] = nil
-    linkProblems[name] = []  // checked when it went to sleep
-    var required = manifest
-    required.isOptional = false  // failures come back here, for the trigger
+    let context = makeContext(manifest)
     do {
-      try await setUpAll([required], contexts: [name: entry.context])
-      try buildEagerSingletons()
-      try checkStop("wake '\(name)'")
-      try await startAll([name])
-      try checkStop("wake '\(name)'")
-      try await readyAll([name])
+      try await runWakeHooks(manifest, context: context)
     } catch {
       if startOrder.contains(name) { await tearDownAll([name]) }
       unregister(name)
@@ -832,14 +819,58 @@ public actor Kernel {
       } else if stopping {
         states[name] = .stopped
       } else {
-        try? sleep(manifest, context: makeContext(manifest))
+        try? sleep(manifest)
       }
       return failure(failedIn, error)
     }
     woken.insert(name)
-    entry.wake.markAwake()
+    entry.wake.markAwake(context)
     report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
     return .success(())
+  }
+
+  /// A woken module's `setUp` (after binding its manifest services over their placeholders),
+  /// `start` and `ready`, one after another on one hook lane, each bounded by the module's
+  /// `timeout` and reported; the first failure, or a shutdown requested meanwhile, throws.
+  private func runWakeHooks(_ manifest: ModuleManifest, context: ModuleContext)
+    async throws(KernelError)
+  {
+    let name = manifest.name
+    guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+      throw .unresolvedType(
+        module: name, type: manifest.type,
+        foundButNotModule: catalog.lookup(manifest.type) != nil)
+    }
+    let entry = Loaded(manifest: manifest, module: type.init(), context: context)
+    loaded[name] = entry
+    let (catalog, container, seconds) = (self.catalog, self.container, manifest.startTimeout)
+    let hooks = [
+      Hook(seconds: seconds) {
+        for service in manifest.services { try context.container.bind(service, catalog: catalog) }
+        try entry.module.setUp(context)
+      },
+      Hook(seconds: seconds) {
+        try container.buildEagerSingletons()
+        try await entry.module.start(context)
+      },
+      Hook(seconds: seconds) { try await entry.module.ready(context) },
+    ]
+    let stopRequested = self.stopRequested
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { index, outcome in
+      guard case .success = outcome.result else { return false }
+      return !stopRequested.withLock { $0 }
+    }
+    for (phase, outcome) in zip([LifecyclePhase.setUp, .start, .ready], outcomes) {
+      guard case .failure(let error) = outcome.result else {
+        report(name, phase, .succeeded, outcome.duration, at: outcome.finishedAt)
+        states[name] = phase == .setUp ? .setUp : .running
+        if phase == .start { startOrder.append(name) }
+        continue
+      }
+      report(name, phase, .failed(error), outcome.duration, at: outcome.finishedAt)
+      throw .hookFailed(module: name, phase: phase, cause: error)
+    }
+    if outcomes.count < hooks.count { throw .interrupted(operation: "wake '\(name)'") }
   }
 
   /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.

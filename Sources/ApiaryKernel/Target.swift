@@ -53,9 +53,9 @@ extension Mediator {
 }
 
 /// Creates a dormant module's targets: creating one wakes the module first, so the first call
-/// to the target is its trigger. Once the module runs, the wake costs one atomic load.
+/// to the target is its trigger, and then uses the context the module woke with. Once the
+/// module runs, the wake costs one atomic load.
 struct WakingTargetMaker: TargetMaker {
-  let context: ModuleContext
   let wake: Wake
   let target: String
 
@@ -65,10 +65,16 @@ struct WakingTargetMaker: TargetMaker {
   }
 
   private func maker<T: Target>(_: T.Type) -> @Sendable () throws -> any ActionTarget {
-    let (context, wake, trigger) = (context, wake, ActivationTrigger.target(target))
+    let (wake, trigger) = (wake, ActivationTrigger.target(target))
     return {
       try wake.now(trigger)
+      guard let context = wake.context else { throw Asleep() }
       return try T(context: context)
     }
+  }
+
+  /// Never thrown in practice: `now` returns only once the module runs.
+  private struct Asleep: Error, CustomStringConvertible {
+    var description: String { "the module is not running" }
   }
 }

@@ -20,6 +20,7 @@ final class Wake: Sendable {
     @Sendable (ActivationTrigger, _ nested: Bool) async throws(ActivationError) -> Void
 
   private let awake = Atomic<Bool>(false)
+  private let woken = Locked<ModuleContext?>(nil)
   private let activate: Activate
   private let executor: HookExecutor
 
@@ -28,8 +29,14 @@ final class Wake: Sendable {
     self.activate = activate
   }
 
-  /// Called by the kernel once the module runs.
-  func markAwake() { awake.store(true, ordering: .releasing) }
+  /// Called by the kernel once the module runs, with the context it runs in.
+  func markAwake(_ context: ModuleContext) {
+    woken.withLock { $0 = context }
+    awake.store(true, ordering: .releasing)
+  }
+
+  /// The module's context once it runs; its targets are made with it.
+  var context: ModuleContext? { woken.withLock { $0 } }
 
   /// Wakes the module unless it runs, and returns once it does.
   func callAsFunction(_ trigger: ActivationTrigger) async throws(ActivationError) {

@@ -100,7 +100,8 @@ struct ManifestGenerator {
   }
 
   /// What a lazy module adds: its activation, and an event to wake on besides its service.
-  private static let lazyFields = ",\n      \"activation\": \"lazy\", \"activationEvents\": [\"bench.tick\"]"
+  private static let lazyFields =
+    ",\n      \"activation\": \"lazy\", \"activationEvents\": [\"bench.tick\"]"
 
   /// Plain `fopen`/`fwrite`: Foundation's `Data.write` costs several times more per file here.
   private static func write(_ text: String, to path: String) throws {
