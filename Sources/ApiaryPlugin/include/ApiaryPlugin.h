@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "1f854a2fa2d6fdd71622d4f53fdb7dfceb0d35de691e0d5aa8229821b233b04e"
+#define APIARY_ABI_HASH "7f34b8658ea7a8480845e6e159e7e41b71bb3a913b992518f295a5ae4b8665ed"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
