@@ -36,8 +36,14 @@ enum PluginSuite {
       samples, ["gated", libraries[0]], ["bare", libraries[0]])
     report.add(
       Row(
-        section: section, name: "load one plugin: gate + dlopen + entry, fresh process",
-        apiary: gated, peerName: "bare dlopen, fresh process", peer: bare, note: loadNote))
+        section: section, name: "load the first plugin: gate + dlopen + entry",
+        apiary: gated, peerName: "bare dlopen", peer: bare, note: loadNote))
+    let (gatedNext, bareNext, nextNote) = alternate(
+      samples, ["gated", libraries[0], libraries[1]], ["bare", libraries[0], libraries[1]])
+    report.add(
+      Row(
+        section: section, name: "load a second plugin: gate + dlopen + entry",
+        apiary: gatedNext, peerName: "bare dlopen", peer: bareNext, note: nextNote))
 
     let bootSection = "plugins, \(count) plugins"
     do {
