@@ -41,9 +41,11 @@ struct GateRun {
   let host: HostFacts
   var libraries: [Library] = []
   /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and the contract
-  /// library each stands for (`nil` for a library without a descriptor), besides the host's
-  /// ``HostFacts/loadedLibraries`` (see ``loaded(_:)``).
-  var loadedNames: [String: Int?] = [:]
+  /// library each stands for (``noContract`` for a library without a descriptor), besides the
+  /// host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). `Int`, not `Int?`: a dictionary
+  /// type new to the process costs a metadata instantiation on the first load.
+  var loadedNames: [String: Int] = [:]
+  static let noContract = -1
   var problems: [PluginProblem] = []
 
   init(host: HostFacts) {
@@ -53,7 +55,7 @@ struct GateRun {
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
   /// the host's libraries and libraries without a descriptor).
   private func loaded(_ name: String) -> Int?? {
-    if let known = loadedNames[name] { return known }
+    if let known = loadedNames[name] { return known == Self.noContract ? .some(nil) : known }
     return host.loadedLibraries.contains(name) ? .some(nil) : nil
   }
 
@@ -64,7 +66,7 @@ struct GateRun {
     let candidateLibrary = candidates.map { candidate in
       let index = open(candidate)
       if let soname = libraries[index].image?.soname, loaded(soname) == nil {
-        loadedNames[soname] = .some(libraries[index].isContract ? index : nil)
+        loadedNames[soname] = libraries[index].isContract ? index : Self.noContract
       }
       if libraries[index].image != nil, libraries[index].contracts.isEmpty {
         libraries[index].contracts = resolveContracts(of: index)
@@ -195,11 +197,11 @@ struct GateRun {
         layout.machine == host.machine
       else { continue }
       if let known = library(file.identity) {
-        loadedNames[name] = .some(libraries[known].isContract ? known : nil)
+        loadedNames[name] = libraries[known].isContract ? known : Self.noContract
         return libraries[known].isContract ? known : nil
       }
       guard layout.section(named: PluginDescriptor.sectionName) != nil else {
-        loadedNames[name] = .some(nil)
+        loadedNames[name] = Self.noContract
         return nil
       }
       let origin = "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through \(how)"
@@ -217,9 +219,9 @@ struct GateRun {
             path: path, subject: nil, origin: origin, image: nil, problems: [problem],
             isCandidate: false))
       }
-      loadedNames[name] = .some(index)
+      loadedNames[name] = index
       if let soname = libraries[index].image?.soname, loaded(soname) == nil {
-        loadedNames[soname] = .some(index)
+        loadedNames[soname] = index
       }
       return index
     }

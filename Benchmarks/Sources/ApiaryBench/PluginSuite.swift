@@ -45,6 +45,27 @@ enum PluginSuite {
         section: section, name: "load a second plugin: gate + dlopen + entry",
         apiary: gatedNext, peerName: "bare dlopen", peer: bareNext, note: nextNote))
 
+    // The sample's NotesPlugin, a real plugin with a contract library (libNotebookKit.so),
+    // when its release build is there (CI builds it before the benchmarks).
+    let notes = PluginFactory().root.appendingPathComponent(
+      "Plugins/Notebook/.build/release/libNotesPlugin.so"
+    ).path
+    if FileManager.default.fileExists(atPath: notes) {
+      let (gated, bare, note) = alternate(samples, ["gated", notes], ["bare", notes])
+      report.add(
+        Row(
+          section: section, name: "load the sample NotesPlugin first: gate + dlopen + entry",
+          apiary: gated, peerName: "bare dlopen", peer: bare, note: note))
+      let (gatedNext, bareNext, nextNote) = alternate(
+        samples, ["gated", notes, libraries[1]], ["bare", notes, libraries[1]])
+      report.add(
+        Row(
+          section: section, name: "load the sample NotesPlugin second: gate + dlopen + entry",
+          apiary: gatedNext, peerName: "bare dlopen", peer: bareNext, note: nextNote))
+    } else {
+      printError("  \(notes) not built: no sample plugin rows")
+    }
+
     let bootSection = "plugins, \(count) plugins"
     do {
       let plugins = try PluginApplication(libraries: libraries).write()
