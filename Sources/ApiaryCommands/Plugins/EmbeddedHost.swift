@@ -15,6 +15,7 @@ import Apiary
 public enum EmbeddedHost {
   /// Why a plugin or an application could not be loaded: the host's messages, one a line.
   public struct Refusal: Error, CustomStringConvertible {
+    /// The messages, as `apiary` prints them.
     public let description: String
   }
 
