@@ -1,8 +1,8 @@
 import Foundation
 
 /// Makes `count` distinct plugin libraries, `libBenchPlugin000.so` …, for the plugin cases, and
-/// keeps them next to the benchmark executable (`.build/<config>/bench-plugins/<abi>/`) so later
-/// runs reuse them.
+/// keeps them next to the benchmark executable (`.build/<config>/bench-plugins/<abi>-<template>/`)
+/// so later runs reuse them.
 ///
 /// A plugin package per plugin would cost a `swift build` each (minutes for 100). Instead the
 /// plugin's Swift source (``source``) and its descriptor (``descriptor``) are compiled once,
@@ -48,7 +48,8 @@ struct PluginFactory {
     guard count <= 1_000 else { throw Failure(description: "at most 1000 generated plugins") }
     let header = root.appendingPathComponent("Sources/ApiaryPlugin/include")
     let abi = try Self.abiHash(in: header.appendingPathComponent("ApiaryPlugin.h"))
-    let directory = products.appendingPathComponent("bench-plugins/\(abi.prefix(16))")
+    let directory = products.appendingPathComponent(
+      "bench-plugins/\(abi.prefix(16))-\(Self.fingerprint(Self.source + Self.descriptor))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let swiftObject = directory.appendingPathComponent("plugin.o")
     let descriptorObject = directory.appendingPathComponent("descriptor.o")
@@ -107,6 +108,14 @@ struct PluginFactory {
       }
     }
     return bytes
+  }
+
+  /// FNV-1a of `text` in hexadecimal: with the ABI hash, the cache key, so a changed template
+  /// makes new plugins (a changed toolchain is refused by the gate: its `compiler` line differs).
+  static func fingerprint(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return String(hash, radix: 16)
   }
 
   /// The ABI hash `ApiaryPlugin.h` records: the cache key, so a changed ABI makes new plugins.
