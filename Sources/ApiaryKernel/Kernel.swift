@@ -686,7 +686,7 @@ public actor Kernel {
   /// wakes, so a module that never wakes costs its placeholders and nothing else.
   private func sleep(_ manifest: ModuleManifest) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(on: hookExecutor) { [weak self] trigger, nested throws(ActivationError) in
+    let wake = Wake(on: executor) { [weak self] trigger, nested throws(ActivationError) in
       guard let self else {
         throw ActivationError(
           module: name, phase: .load, trigger: trigger,
@@ -759,9 +759,10 @@ public actor Kernel {
         }
           ?? KernelError.unknownModule(name))
     }
-    // On the hook executor, not Swift's pool: a synchronous trigger may be blocking a pool
-    // thread while it waits, and the kernel's nonisolated steps (hook lanes) must not need one.
-    let task = Task(executorPreference: hookExecutor) {
+    // On the kernel's executor, not Swift's pool: a synchronous trigger may be blocking a pool
+    // thread while it waits, and the kernel's nonisolated steps (hook lanes) must not need one;
+    // and stepping out of the actor and back needs no other thread.
+    let task = Task(executorPreference: executor) {
       await self.wake(name, trigger: trigger, nested: nested)
     }
     waking[name] = task

@@ -22,9 +22,9 @@ final class Wake: Sendable {
   private let awake = Atomic<Bool>(false)
   private let woken = Locked<ModuleContext?>(nil)
   private let activate: Activate
-  private let executor: HookExecutor
+  private let executor: KernelExecutor
 
-  init(on executor: HookExecutor, _ activate: @escaping Activate) {
+  init(on executor: KernelExecutor, _ activate: @escaping Activate) {
     self.executor = executor
     self.activate = activate
   }
@@ -45,8 +45,9 @@ final class Wake: Sendable {
   }
 
   /// Wakes the module unless it runs, blocking the calling thread until it does: for a resolve
-  /// or a synchronous call, which cannot suspend. The kernel acts on its own executor and hooks
-  /// run on the hook executor, so the blocked thread is never one they need.
+  /// or a synchronous call, which cannot suspend. The wake-up is a task on the kernel's own
+  /// executor and hooks run on the hook executor, so the blocked thread is never one they need,
+  /// and the caller is resumed from the kernel's thread without another hand-off.
   func now(_ trigger: ActivationTrigger) throws(ActivationError) {
     guard !awake.load(ordering: .acquiring) else { return }
     let nested = HookLane.isRunning
