@@ -845,6 +845,21 @@ public actor Kernel {
     let entry = Loaded(manifest: manifest, module: type.init(), context: context)
     loaded[name] = entry
     let (catalog, container, seconds) = (self.catalog, self.container, manifest.startTimeout)
+    guard type.hasHooks else {  // nothing to run on a lane: bind its services here
+      let began = clock.now
+      do {
+        for service in manifest.services { try context.container.bind(service, catalog: catalog) }
+      } catch {
+        report(name, .setUp, .failed(error), clock.now - began)
+        throw .hookFailed(module: name, phase: .setUp, cause: error)
+      }
+      for phase in [LifecyclePhase.setUp, .start, .ready] {
+        report(name, phase, .succeeded, phase == .setUp ? clock.now - began : .zero)
+      }
+      states[name] = .running
+      startOrder.append(name)
+      return
+    }
     let hooks = [
       Hook(seconds: seconds) {
         for service in manifest.services { try context.container.bind(service, catalog: catalog) }

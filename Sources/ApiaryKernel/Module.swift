@@ -34,6 +34,16 @@ public protocol Module: AnyObject, Sendable {
   func ready(_ context: ModuleContext) async throws
   /// Releases what `start` acquired. Runs in reverse start order; errors are reported, not fatal.
   func tearDown(_ context: ModuleContext) async throws
+  /// False when the type keeps every hook's default (it only declares services and targets in
+  /// its manifest): waking it then runs no hook lane, so its first call costs no thread
+  /// hand-off for hooks. A type that says false has its hooks ignored when it wakes.
+  ///
+  /// ```swift
+  /// final class Quiet: Module {
+  ///   static var hasHooks: Bool { false }
+  /// }
+  /// ```
+  static var hasHooks: Bool { get }
 }
 
 extension Module {
@@ -41,4 +51,5 @@ extension Module {
   public func start(_ context: ModuleContext) async throws {}
   public func ready(_ context: ModuleContext) async throws {}
   public func tearDown(_ context: ModuleContext) async throws {}
+  public static var hasHooks: Bool { true }
 }

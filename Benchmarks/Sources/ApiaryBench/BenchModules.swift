@@ -4,6 +4,7 @@ import Apiary
 
 /// A module with no hooks: measures the kernel's own cost per module.
 final class QuietModule: Module {
+  static var hasHooks: Bool { false }
   init() {}
 }
 

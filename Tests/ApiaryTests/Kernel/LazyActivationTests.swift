@@ -40,6 +40,25 @@ import Testing
     #expect(LazyFixture.hooks("lazy", in: journal).last == "tearDown")
   }
 
+  @Test func aModuleWithoutHooksWakesWithItsServicesBoundAndNoHookRun() async throws {
+    let journal = Journal.new()
+    var manifest = LazyFixture.module(
+      "quiet", journal: journal, services: [LazyFixture.greeter], targets: [LazyFixture.calc])
+    manifest.type = "Test.Hookless"
+    let kernel = try LazyFixture.kernel([manifest])
+    kernel.profiler.isRecording = true
+    try await kernel.boot()
+    #expect(try LazyFixture.add(kernel.mediator, 1, 2) == 3)
+    #expect(await kernel.state(of: "quiet") == .running)
+    #expect(try kernel.container.resolve((any LazyGreeter).self).greeting == "hello")
+    #expect(kernel.container.bindings.allSatisfy { !$0.kind.description.hasPrefix("placeholder") })
+    #expect(kernel.profiler.activations.map(\.module) == ["quiet"])
+    #expect(await kernel.startedModules == ["quiet"])
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("quiet", in: journal).isEmpty)
+    #expect(await kernel.state(of: "quiet") == .stopped)
+  }
+
   @Test func theFirstURLCallWakesTheModule() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([

@@ -31,12 +31,24 @@ final class TriggeringModule: Module {
   }
 }
 
+/// A module that says it has no hooks, yet has a `setUp` that would record itself: the kernel
+/// must not call it.
+final class HooklessModule: Module {
+  static var hasHooks: Bool { false }
+  init() {}
+
+  func setUp(_ context: ModuleContext) throws {
+    Journal.append(context.config["journal"]?.stringValue ?? "", "\(context.name).setUp")
+  }
+}
+
 /// Lazy modules made of scripted modules, with a `calc` target or a greeter service.
 enum LazyFixture {
   static let catalog: TypeCatalog = {
     let catalog = TypeCatalog()
     catalog.register(ScriptedModule.self, as: "Test.Scripted")
     catalog.register(TriggeringModule.self, as: "Test.Triggering")
+    catalog.register(HooklessModule.self, as: "Test.Hookless")
     catalog.register(CalcTarget.self, as: "Test.Calc")
     catalog.register((any LazyGreeter).self, as: "Test.Greeter")
     catalog.register(LazyGreeterImpl.self, as: "Test.GreeterImpl")
