@@ -686,7 +686,12 @@ public actor Kernel {
   /// wakes, so a module that never wakes costs its placeholders and nothing else.
   private func sleep(_ manifest: ModuleManifest) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(on: executor) { [weak self] trigger, nested throws(ActivationError) in
+    let hookless = (catalog.lookup(manifest.type) as? any Module.Type).map { !$0.hasHooks }
+    let atOnce: Wake.AtOnce? =
+      hookless == true
+      ? { @Sendable [weak self] trigger in self?.wakeAtOnce(name, trigger: trigger) } : nil
+    let wake = Wake(on: executor, atOnce: atOnce) {
+      [weak self] trigger, nested throws(ActivationError) in
       guard let self else {
         throw ActivationError(
           module: name, phase: .load, trigger: trigger,
@@ -842,24 +847,10 @@ public actor Kernel {
         module: name, type: manifest.type,
         foundButNotModule: catalog.lookup(manifest.type) != nil)
     }
+    guard type.hasHooks else { return try wakeWithoutHooks(manifest, type, context: context) }
     let entry = Loaded(manifest: manifest, module: type.init(), context: context)
     loaded[name] = entry
     let (catalog, container, seconds) = (self.catalog, self.container, manifest.startTimeout)
-    guard type.hasHooks else {  // nothing to run on a lane: bind its services here
-      let began = clock.now
-      do {
-        for service in manifest.services { try context.container.bind(service, catalog: catalog) }
-      } catch {
-        report(name, .setUp, .failed(error), clock.now - began)
-        throw .hookFailed(module: name, phase: .setUp, cause: error)
-      }
-      for phase in [LifecyclePhase.setUp, .start, .ready] {
-        report(name, phase, .succeeded, phase == .setUp ? clock.now - began : .zero)
-      }
-      states[name] = .running
-      startOrder.append(name)
-      return
-    }
     let hooks = [
       Hook(seconds: seconds) {
         for service in manifest.services { try context.container.bind(service, catalog: catalog) }
@@ -887,6 +878,66 @@ public actor Kernel {
       throw .hookFailed(module: name, phase: phase, cause: error)
     }
     if outcomes.count < hooks.count { throw .interrupted(operation: "wake '\(name)'") }
+  }
+
+  /// A module without hooks wakes on the kernel: its manifest services are bound over their
+  /// placeholders, and `setUp`, `start` and `ready` are reported as done.
+  private func wakeWithoutHooks(
+    _ manifest: ModuleManifest, _ type: any Module.Type, context: ModuleContext
+  ) throws(KernelError) {
+    let name = manifest.name
+    loaded[name] = Loaded(manifest: manifest, module: type.init(), context: context)
+    let began = clock.now
+    do {
+      for service in manifest.services { try context.container.bind(service, catalog: catalog) }
+    } catch {
+      report(name, .setUp, .failed(error), clock.now - began)
+      throw .hookFailed(module: name, phase: .setUp, cause: error)
+    }
+    for phase in [LifecyclePhase.setUp, .start, .ready] {
+      report(name, phase, .succeeded, phase == .setUp ? clock.now - began : .zero)
+    }
+    states[name] = .running
+    startOrder.append(name)
+  }
+
+  /// Wakes a dormant module without hooks on the calling thread, as a kernel step that holds
+  /// the kernel's queue, when no change is in progress and its dependencies run: no thread
+  /// hand-off. Nil when it cannot; the trigger then takes the usual way through the change queue.
+  private nonisolated func wakeAtOnce(_ name: String, trigger: ActivationTrigger) -> Result<
+    Void, ActivationError
+  >? {
+    executor.sync { assumeIsolated { $0.wakeIfIdle(name, trigger: trigger) } }
+  }
+
+  private func wakeIfIdle(_ name: String, trigger: ActivationTrigger) -> Result<
+    Void, ActivationError
+  >? {
+    guard !busy, phase == .running, !stopping, waking[name] == nil, let entry = dormant[name],
+      entry.manifest.dependencies.allSatisfy({ states[$0] == .running }),
+      let type = catalog.lookup(entry.manifest.type) as? any Module.Type, !type.hasHooks
+    else { return nil }
+    let began = clock.now
+    let manifest = entry.manifest
+    dormant[name] = nil
+    let context = makeContext(manifest)
+    do {
+      try wakeWithoutHooks(manifest, type, context: context)
+    } catch {
+      unregister(name)
+      report(name, .activate, .failed(error), clock.now - began, trigger: trigger)
+      if manifest.isOptional {
+        states[name] = .failed(phase: Self.phase(of: error), reason: "\(error)")
+      } else {
+        try? sleep(manifest)
+      }
+      return .failure(
+        ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))
+    }
+    woken.insert(name)
+    entry.wake.markAwake(context)
+    report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
+    return .success(())
   }
 
   /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.

@@ -22,4 +22,11 @@ final class KernelExecutor: SerialExecutor, TaskExecutor {
         isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
     }
   }
+
+  /// Runs `body` on the calling thread once no kernel job runs, as a kernel job would run
+  /// (`Kernel.assumeIsolated` holds inside): a short synchronous kernel step without a thread
+  /// hand-off. Never call it from a kernel job.
+  func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+
+  func checkIsolated() { dispatchPrecondition(condition: .onQueue(queue)) }
 }

@@ -21,11 +21,17 @@ final class Wake: Sendable {
 
   private let awake = Atomic<Bool>(false)
   private let woken = Locked<ModuleContext?>(nil)
+  /// Wakes the module on the calling thread when the kernel can do it without a hand-off;
+  /// nil when it cannot.
+  typealias AtOnce = @Sendable (ActivationTrigger) -> Result<Void, ActivationError>?
+
   private let activate: Activate
+  private let atOnce: AtOnce?
   private let executor: KernelExecutor
 
-  init(on executor: KernelExecutor, _ activate: @escaping Activate) {
+  init(on executor: KernelExecutor, atOnce: AtOnce? = nil, _ activate: @escaping Activate) {
     self.executor = executor
+    self.atOnce = atOnce
     self.activate = activate
   }
 
@@ -51,6 +57,7 @@ final class Wake: Sendable {
   func now(_ trigger: ActivationTrigger) throws(ActivationError) {
     guard !awake.load(ordering: .acquiring) else { return }
     let nested = HookLane.isRunning
+    if !nested, let woke = atOnce?(trigger) { return try woke.get() }
     let done = DispatchSemaphore(value: 0)
     let failure = Locked<ActivationError?>(nil)
     let activate = self.activate
