@@ -54,7 +54,7 @@ public struct ActionManifest: Sendable, Hashable {
   /// One line for `apiary inspect` and generated documentation.
   public var summary: String?
   /// Seconds an `await`ed call (`perform` with `await`, `open`, the host) may run before the
-  /// caller gets ``MediatorError/timedOut(target:action:seconds:)``.
+  /// caller gets ``MediatorError/Code/timedOut``.
   public var timeout: Double
   public var source: SourceLocation?
 

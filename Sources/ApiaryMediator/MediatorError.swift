@@ -8,7 +8,240 @@ import ApiaryManifest
 /// catch let error as MediatorError { print(error) }
 /// // notes/create: missing required parameter 'title' (expected string)
 /// ```
-public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Compare ``code`` with the members of ``Code`` to tell failures apart (see <doc:Errors>).
+public struct MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Which failure a ``MediatorError`` reports. Later versions may add codes: compare with `==`,
+  /// or switch with a `default:` case.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, as written after the dot: `targetNotFound`.
+    public let description: String
+  }
+
+  /// Which failure this is.
+  public let code: Code
+  /// What the message is made from: the values of the failure named by ``code``.
+  package let details: MediatorErrorDetails
+
+  private init(_ code: Code, _ details: MediatorErrorDetails) {
+    self.code = code
+    self.details = details
+  }
+
+  public var description: String { details.description }
+
+  /// A type name for messages; only used on error paths.
+  static func typeName(of value: Any) -> String {
+    String(describing: type(of: value))
+  }
+}
+
+// One factory per code, with its name, so a call site reads `throw MediatorError.vetoed(…)`.
+extension MediatorError {
+  package static func typeNotFound(module: String, target: String, type: String) -> Self {
+    Self(.typeNotFound, .typeNotFound(module: module, target: target, type: type))
+  }
+
+  package static func notATarget(module: String, target: String, type: String) -> Self {
+    Self(.notATarget, .notATarget(module: module, target: target, type: type))
+  }
+
+  package static func actionNotImplemented(
+    module: String, target: String, action: String, type: String, implemented: [String]
+  ) -> Self {
+    Self(
+      .actionNotImplemented,
+      .actionNotImplemented(
+        module: module, target: target, action: action, type: type, implemented: implemented))
+  }
+
+  package static func duplicateTarget(module: String, target: String, existingOwner: String) -> Self
+  {
+    Self(
+      .duplicateTarget,
+      .duplicateTarget(module: module, target: target, existingOwner: existingOwner))
+  }
+
+  package static func duplicateAction(module: String, target: String, action: String) -> Self {
+    Self(.duplicateAction, .duplicateAction(module: module, target: target, action: action))
+  }
+
+  package static func duplicateParameter(
+    module: String, target: String, action: String, key: String
+  ) -> Self {
+    Self(
+      .duplicateParameter,
+      .duplicateParameter(module: module, target: target, action: action, key: key))
+  }
+
+  package static func invalidDefault(
+    module: String, target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      .invalidDefault,
+      .invalidDefault(
+        module: module, target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func targetNotFound(target: String, action: String) -> Self {
+    Self(.targetNotFound, .targetNotFound(target: target, action: action))
+  }
+
+  package static func actionNotFound(target: String, action: String) -> Self {
+    Self(.actionNotFound, .actionNotFound(target: target, action: action))
+  }
+
+  package static func missingParameter(
+    target: String, action: String, key: String, expected: String
+  ) -> Self {
+    Self(
+      .missingParameter,
+      .missingParameter(target: target, action: action, key: key, expected: expected))
+  }
+
+  package static func wrongParameterType(
+    target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      .wrongParameterType,
+      .wrongParameterType(
+        target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func invalidParameterValue(
+    target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      .invalidParameterValue,
+      .invalidParameterValue(
+        target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func unexpectedParameter(target: String, action: String, key: String) -> Self {
+    Self(.unexpectedParameter, .unexpectedParameter(target: target, action: action, key: key))
+  }
+
+  package static func repeatedParameter(target: String, action: String, key: String) -> Self {
+    Self(.repeatedParameter, .repeatedParameter(target: target, action: action, key: key))
+  }
+
+  package static func asyncActionInSyncCall(target: String, action: String) -> Self {
+    Self(.asyncActionInSyncCall, .asyncActionInSyncCall(target: target, action: action))
+  }
+
+  package static func targetCreationFailed(target: String, owner: String, reason: String) -> Self {
+    Self(.targetCreationFailed, .targetCreationFailed(target: target, owner: owner, reason: reason))
+  }
+
+  package static func vetoed(target: String, action: String, reason: String) -> Self {
+    Self(.vetoed, .vetoed(target: target, action: action, reason: reason))
+  }
+
+  package static func timedOut(target: String, action: String, seconds: Double) -> Self {
+    Self(.timedOut, .timedOut(target: target, action: action, seconds: seconds))
+  }
+
+  package static func resultTooDeep(limit: Int) -> Self {
+    Self(.resultTooDeep, .resultTooDeep(limit: limit))
+  }
+
+  package static func wrongResultType(
+    target: String, action: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      .wrongResultType,
+      .wrongResultType(target: target, action: action, expected: expected, found: found))
+  }
+
+  package static func malformedURL(url: String, reason: String) -> Self {
+    Self(.malformedURL, .malformedURL(url: url, reason: reason))
+  }
+
+  package static func wrongScheme(url: String, expected: String, found: String) -> Self {
+    Self(.wrongScheme, .wrongScheme(url: url, expected: expected, found: found))
+  }
+
+  package static func notRemote(target: String, action: String) -> Self {
+    Self(.notRemote, .notRemote(target: target, action: action))
+  }
+}
+
+// The codes, each documented where users read it.
+extension MediatorError.Code {
+  /// The manifest names a type neither the catalog nor the Swift runtime knows.
+  public static let typeNotFound = Self(description: "typeNotFound")
+
+  /// The manifest names a type that is not a class conforming to ``Target``.
+  public static let notATarget = Self(description: "notATarget")
+
+  /// The manifest declares an action the target type's ``ActionTarget/actions`` table lacks.
+  public static let actionNotImplemented = Self(description: "actionNotImplemented")
+
+  /// Two modules declare a target of the same name.
+  public static let duplicateTarget = Self(description: "duplicateTarget")
+
+  /// A target declares an action twice.
+  public static let duplicateAction = Self(description: "duplicateAction")
+
+  /// An action declares a parameter twice.
+  public static let duplicateParameter = Self(description: "duplicateParameter")
+
+  /// A declared default value does not have the parameter's declared kind.
+  public static let invalidDefault = Self(description: "invalidDefault")
+
+  /// No target of that name, and neither the fallback nor a handler answered.
+  public static let targetNotFound = Self(description: "targetNotFound")
+
+  /// The target has no such action, and neither its not-found handler nor the fallback answered.
+  public static let actionNotFound = Self(description: "actionNotFound")
+
+  /// A required parameter is missing and has no default.
+  public static let missingParameter = Self(description: "missingParameter")
+
+  /// A parameter value does not have its declared kind.
+  public static let wrongParameterType = Self(description: "wrongParameterType")
+
+  /// A URL parameter's text could not be converted to the declared kind.
+  public static let invalidParameterValue = Self(description: "invalidParameterValue")
+
+  /// A URL carried a parameter the action does not declare.
+  public static let unexpectedParameter = Self(description: "unexpectedParameter")
+
+  /// A URL repeated a parameter that is not an array.
+  public static let repeatedParameter = Self(description: "repeatedParameter")
+
+  /// A synchronous `perform` or `open` reached an `async` action.
+  public static let asyncActionInSyncCall = Self(description: "asyncActionInSyncCall")
+
+  /// The target's `init(context:)` threw.
+  public static let targetCreationFailed = Self(description: "targetCreationFailed")
+
+  /// A `before` interceptor refused the call.
+  public static let vetoed = Self(description: "vetoed")
+
+  /// An `await`ed call ran past the action's declared `timeout`; the action may still be
+  /// running, and its result is dropped.
+  public static let timedOut = Self(description: "timedOut")
+
+  /// An action's result is nested deeper than the renderer's limit (512 levels) and was not
+  /// rendered.
+  public static let resultTooDeep = Self(description: "resultTooDeep")
+
+  /// A typed call got a result of another type.
+  public static let wrongResultType = Self(description: "wrongResultType")
+
+  /// A URL is not `scheme://target/action?key=value`.
+  public static let malformedURL = Self(description: "malformedURL")
+
+  /// A URL's scheme is not the application's.
+  public static let wrongScheme = Self(description: "wrongScheme")
+
+  /// The action exists but is local-only; declare `"remote": true` to allow URL calls.
+  public static let notRemote = Self(description: "notRemote")
+}
+
+/// The values behind each ``MediatorError`` code, one case per code.
+package enum MediatorErrorDetails: Sendable, Hashable, CustomStringConvertible {
   // Adding targets.
   /// The manifest names a type neither the catalog nor the Swift runtime knows.
   case typeNotFound(module: String, target: String, type: String)
@@ -60,7 +293,7 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The action exists but is local-only; declare `"remote": true` to allow URL calls.
   case notRemote(target: String, action: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .typeNotFound(let module, let target, let type):
       "module '\(module)', target '\(target)': type '\(type)' not found; expected a class "
@@ -121,11 +354,6 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
       "\(target)/\(action): refused from a URL: the action is local-only (declare "
         + "\"remote\": true in its manifest to allow URL calls)"
     }
-  }
-
-  /// A type name for messages; only used on error paths.
-  static func typeName(of value: Any) -> String {
-    String(describing: type(of: value))
   }
 
   private static func list(_ names: [String]) -> String {
