@@ -101,7 +101,7 @@ public final class Container: Sendable {
   ///   - eager: build the singleton when the application boots instead of on first use;
   ///     only singletons may be eager.
   ///   - override: replace an existing binding of the same key in this container instead of
-  ///     failing with ``ContainerError/Code/duplicate``. The replaced
+  ///     failing with ``ErrorCode/duplicate``. The replaced
   ///     binding comes back when the overriding owner is removed.
   ///   - rank: register one of several providers of the key: ranked bindings of one key live
   ///     side by side; `resolve` picks the highest rank, then the earliest registration, and

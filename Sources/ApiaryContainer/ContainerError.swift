@@ -8,24 +8,15 @@ import ApiarySupport
 /// // no binding for App.Clock; registered nearby: App.SystemClock, App.Calendar
 /// ```
 ///
-/// Compare ``code`` with the members of ``Code`` to tell failures apart (see <doc:Errors>).
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
 public struct ContainerError: Error, CustomStringConvertible {
-  /// Which failure a ``ContainerError`` reports. Later versions may add codes: compare with `==`,
-  /// or switch with a `default:` case.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    /// The code's name, as written after the dot: `notBound`.
-    public let description: String
-  }
+  /// Which failure a ``ContainerError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<ContainerError>
 
   /// Which failure this is.
   public let code: Code
   /// What the message is made from: the values of the failure named by ``code``.
   package let details: ContainerErrorDetails
-
-  private init(_ code: Code, _ details: ContainerErrorDetails) {
-    self.code = code
-    self.details = details
-  }
 
   public var description: String { details.description }
 
@@ -51,70 +42,73 @@ public struct ContainerError: Error, CustomStringConvertible {
 extension ContainerError {
   @usableFromInline
   package static func notBound(_ key: ServiceKey, nearby: NearbyBindings) -> Self {
-    Self(.notBound, .notBound(key, nearby: nearby))
+    Self(code: .notBound, details: .notBound(key, nearby: nearby))
   }
 
   package static func duplicate(_ key: ServiceKey, existingOwner: String?, newOwner: String?)
     -> Self
   {
-    Self(.duplicate, .duplicate(key, existingOwner: existingOwner, newOwner: newOwner))
+    Self(
+      code: .duplicate, details: .duplicate(key, existingOwner: existingOwner, newOwner: newOwner))
   }
 
   package static func doesNotConform(
     _ key: ServiceKey, implementation: Any.Type, source: SourceLocation?
   ) -> Self {
-    Self(.doesNotConform, .doesNotConform(key, implementation: implementation, source: source))
+    Self(
+      code: .doesNotConform,
+      details: .doesNotConform(key, implementation: implementation, source: source))
   }
 
   @usableFromInline
   package static func cycle(_ path: [ServiceKey]) -> Self {
-    Self(.cycle, .cycle(path))
+    Self(code: .cycle, details: .cycle(path))
   }
 
   package static func eagerNotSingleton(_ key: ServiceKey, scope: Scope) -> Self {
-    Self(.eagerNotSingleton, .eagerNotSingleton(key, scope: scope))
+    Self(code: .eagerNotSingleton, details: .eagerNotSingleton(key, scope: scope))
   }
 
   package static func unknownType(_ name: String, role: String, source: SourceLocation?) -> Self {
-    Self(.unknownType, .unknownType(name, role: role, source: source))
+    Self(code: .unknownType, details: .unknownType(name, role: role, source: source))
   }
 
   package static func notInjectable(_ name: String, source: SourceLocation?) -> Self {
-    Self(.notInjectable, .notInjectable(name, source: source))
+    Self(code: .notInjectable, details: .notInjectable(name, source: source))
   }
 
   package static func factoryFailed(_ key: ServiceKey, underlying: any Error) -> Self {
-    Self(.factoryFailed, .factoryFailed(key, underlying: underlying))
+    Self(code: .factoryFailed, details: .factoryFailed(key, underlying: underlying))
   }
 }
 
 // The codes, each documented where users read it.
-extension ContainerError.Code {
+extension ErrorCode where Domain == ContainerError {
   /// Nothing is bound to the key; `nearby` says what needed it (the bindings being built and
   /// the ``Injected`` property) and lists the closest registered keys when printed.
-  public static let notBound = Self(description: "notBound")
+  public static var notBound: Self { Self("notBound") }
 
   /// The key is already bound in this container and the new binding is not an override.
-  public static let duplicate = Self(description: "duplicate")
+  public static var duplicate: Self { Self("duplicate") }
 
   /// A created or registered instance, or a manifest service's implementation, does not
   /// conform to the type it is bound to; `source` is where a manifest declared it.
-  public static let doesNotConform = Self(description: "doesNotConform")
+  public static var doesNotConform: Self { Self("doesNotConform") }
 
   /// Resolving the first key led back to it through bindings that are not finished singletons.
-  public static let cycle = Self(description: "cycle")
+  public static var cycle: Self { Self("cycle") }
 
   /// An eager binding must be a singleton.
-  public static let eagerNotSingleton = Self(description: "eagerNotSingleton")
+  public static var eagerNotSingleton: Self { Self("eagerNotSingleton") }
 
   /// A manifest names a type that neither code nor the Swift runtime knows.
-  public static let unknownType = Self(description: "unknownType")
+  public static var unknownType: Self { Self("unknownType") }
 
   /// A manifest implementation is not a class conforming to ``Injectable``.
-  public static let notInjectable = Self(description: "notInjectable")
+  public static var notInjectable: Self { Self("notInjectable") }
 
   /// A factory, provider, `init(resolver:)` or post-construction hook threw.
-  public static let factoryFailed = Self(description: "factoryFailed")
+  public static var factoryFailed: Self { Self("factoryFailed") }
 }
 
 /// The values behind each ``ContainerError`` code, one case per code.

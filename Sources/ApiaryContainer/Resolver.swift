@@ -14,7 +14,7 @@ public struct Resolver: Sendable {
     self.registry = registry
   }
 
-  /// The instance bound to `type` (and `name`); throws ``ContainerError/Code/notBound``
+  /// The instance bound to `type` (and `name`); throws ``ErrorCode/notBound``
   /// when nothing is bound.
   @inlinable
   public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)

@@ -152,7 +152,7 @@ public actor Kernel {
 
   private var stopping: Bool { stopRequested.withLock { $0 } }
 
-  /// The state named in ``KernelError/Code/wrongState``.
+  /// The state named in ``ErrorCode/wrongState``.
   private var stateName: String {
     stopping && phase != .stopped ? Phase.stopping.rawValue : phase.rawValue
   }
@@ -170,7 +170,7 @@ public actor Kernel {
   /// reverse and the error names the module, the phase and the cause. An optional module that
   /// fails is marked failed, and modules that depend on it are skipped. A `shutdown()` requested
   /// meanwhile stops the boot after the hook in progress, tears down what started, and `boot`
-  /// throws ``KernelError/Code/interrupted``.
+  /// throws ``ErrorCode/interrupted``.
   public func boot() async throws(KernelError) {
     await beginChange()
     defer { endChange() }

@@ -1,5 +1,6 @@
 import ApiaryLifecycle
 import ApiaryManifest
+import ApiarySupport
 
 /// Why the kernel refused or failed an operation. Every message names the module, and for hook
 /// failures the phase and the cause.
@@ -10,24 +11,15 @@ import ApiaryManifest
 /// // module 'store' failed in start: did not finish within 5.0 s (manifest 'timeout')
 /// ```
 ///
-/// Compare ``code`` with the members of ``Code`` to tell failures apart (see <doc:Errors>).
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
 public struct KernelError: Error, Sendable, CustomStringConvertible {
-  /// Which failure a ``KernelError`` reports. Later versions may add codes: compare with `==`,
-  /// or switch with a `default:` case.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    /// The code's name, as written after the dot: `hookFailed`.
-    public let description: String
-  }
+  /// Which failure a ``KernelError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<KernelError>
 
   /// Which failure this is.
   public let code: Code
   /// What the message is made from: the values of the failure named by ``code``.
   package let details: KernelErrorDetails
-
-  private init(_ code: Code, _ details: KernelErrorDetails) {
-    self.code = code
-    self.details = details
-  }
 
   public var description: String { details.description }
 }
@@ -35,81 +27,83 @@ public struct KernelError: Error, Sendable, CustomStringConvertible {
 // One factory per code, with its name, so a call site reads `throw KernelError.unknownModule(…)`.
 extension KernelError {
   package static func invalidManifests(_ problems: [ManifestProblem]) -> Self {
-    Self(.invalidManifests, .invalidManifests(problems))
+    Self(code: .invalidManifests, details: .invalidManifests(problems))
   }
 
   package static func plan(_ error: PlanError) -> Self {
-    Self(.plan, .plan(error))
+    Self(code: .plan, details: .plan(error))
   }
 
   package static func unresolvedType(module: String, type: String, foundButNotModule: Bool) -> Self
   {
     Self(
-      .unresolvedType,
-      .unresolvedType(module: module, type: type, foundButNotModule: foundButNotModule))
+      code: .unresolvedType,
+      details: .unresolvedType(module: module, type: type, foundButNotModule: foundButNotModule))
   }
 
   package static func hookFailed(module: String, phase: LifecyclePhase, cause: any Error) -> Self {
-    Self(.hookFailed, .hookFailed(module: module, phase: phase, cause: cause))
+    Self(code: .hookFailed, details: .hookFailed(module: module, phase: phase, cause: cause))
   }
 
   package static func wrongState(operation: String, state: String) -> Self {
-    Self(.wrongState, .wrongState(operation: operation, state: state))
+    Self(code: .wrongState, details: .wrongState(operation: operation, state: state))
   }
 
   package static func unknownModule(_ name: String) -> Self {
-    Self(.unknownModule, .unknownModule(name))
+    Self(code: .unknownModule, details: .unknownModule(name))
   }
 
   package static func duplicateModule(_ name: String) -> Self {
-    Self(.duplicateModule, .duplicateModule(name))
+    Self(code: .duplicateModule, details: .duplicateModule(name))
   }
 
   package static func dependencyNotRunning(module: String, dependency: String) -> Self {
-    Self(.dependencyNotRunning, .dependencyNotRunning(module: module, dependency: dependency))
+    Self(
+      code: .dependencyNotRunning,
+      details: .dependencyNotRunning(module: module, dependency: dependency))
   }
 
   package static func moduleInUse(module: String, dependents: [String]) -> Self {
-    Self(.moduleInUse, .moduleInUse(module: module, dependents: dependents))
+    Self(code: .moduleInUse, details: .moduleInUse(module: module, dependents: dependents))
   }
 
   package static func interrupted(operation: String) -> Self {
-    Self(.interrupted, .interrupted(operation: operation))
+    Self(code: .interrupted, details: .interrupted(operation: operation))
   }
 }
 
 // The codes, each documented where users read it.
-extension KernelError.Code {
+extension ErrorCode where Domain == KernelError {
   /// Manifests did not validate; each problem names its file and key path.
-  public static let invalidManifests = Self(description: "invalidManifests")
+  public static var invalidManifests: Self { Self("invalidManifests") }
 
   /// The modules cannot be ordered.
-  public static let plan = Self(description: "plan")
+  public static var plan: Self { Self("plan") }
 
   /// A module's `type` names no Swift type, or one that is not a ``Module``.
-  public static let unresolvedType = Self(description: "unresolvedType")
+  public static var unresolvedType: Self { Self("unresolvedType") }
 
   /// A required module's hook threw or timed out.
-  public static let hookFailed = Self(description: "hookFailed")
+  public static var hookFailed: Self { Self("hookFailed") }
 
   /// The operation needs a state the kernel is not in (for example `add` before `boot`).
-  public static let wrongState = Self(description: "wrongState")
+  public static var wrongState: Self { Self("wrongState") }
 
   /// No module has that name.
-  public static let unknownModule = Self(description: "unknownModule")
+  public static var unknownModule: Self { Self("unknownModule") }
 
   /// A module of that name is already loaded.
-  public static let duplicateModule = Self(description: "duplicateModule")
+  public static var duplicateModule: Self { Self("duplicateModule") }
 
   /// A module cannot be added because a dependency is not running.
-  public static let dependencyNotRunning = Self(description: "dependencyNotRunning")
+  public static var dependencyNotRunning: Self { Self("dependencyNotRunning") }
 
   /// A module cannot be removed while running modules depend on it.
-  public static let moduleInUse = Self(description: "moduleInUse")
+  public static var moduleInUse: Self { Self("moduleInUse") }
 
   /// A shutdown was requested while the operation (`boot`, `add`) was in progress; what it had
   /// started is torn down.
-  public static let interrupted = Self(description: "interrupted")
+  public static var interrupted: Self { Self("interrupted") }
 }
 
 /// The values behind each ``KernelError`` code, one case per code.

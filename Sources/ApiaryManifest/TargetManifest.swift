@@ -54,7 +54,7 @@ public struct ActionManifest: Sendable, Hashable {
   /// One line for `apiary inspect` and generated documentation.
   public var summary: String?
   /// Seconds an `await`ed call (`perform` with `await`, `open`, the host) may run before the
-  /// caller gets ``MediatorError/Code/timedOut``.
+  /// caller gets ``ErrorCode/timedOut``.
   public var timeout: Double
   public var source: SourceLocation?
 

@@ -26,7 +26,7 @@ public struct Interceptor: Sendable {
   /// What a `before` interceptor decided.
   public enum Decision: Sendable, Hashable {
     case proceed
-    /// Refuse the call; the caller gets ``MediatorError/Code/vetoed``.
+    /// Refuse the call; the caller gets ``ErrorCode/vetoed``.
     case veto(String)
   }
 

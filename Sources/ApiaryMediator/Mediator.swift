@@ -253,7 +253,7 @@ public final class Mediator: Sendable {
 
   /// Calls a synchronous or `async` action; see the synchronous overload. The action runs off
   /// Swift's cooperative pool and is bounded by its declared `timeout`: past it the caller gets
-  /// ``MediatorError/Code/timedOut``.
+  /// ``ErrorCode/timedOut``.
   ///
   /// ```swift
   /// let hits = try await mediator.perform(target: "search", action: "query", params: ["q": "x"])

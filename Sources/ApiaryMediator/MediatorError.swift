@@ -1,4 +1,5 @@
 import ApiaryManifest
+import ApiarySupport
 
 /// Why the mediator could not add targets, make a call, or accept a URL. Each description says
 /// what was wrong, where, what was expected and what was found.
@@ -9,24 +10,15 @@ import ApiaryManifest
 /// // notes/create: missing required parameter 'title' (expected string)
 /// ```
 ///
-/// Compare ``code`` with the members of ``Code`` to tell failures apart (see <doc:Errors>).
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
 public struct MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Which failure a ``MediatorError`` reports. Later versions may add codes: compare with `==`,
-  /// or switch with a `default:` case.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    /// The code's name, as written after the dot: `targetNotFound`.
-    public let description: String
-  }
+  /// Which failure a ``MediatorError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<MediatorError>
 
   /// Which failure this is.
   public let code: Code
   /// What the message is made from: the values of the failure named by ``code``.
   package let details: MediatorErrorDetails
-
-  private init(_ code: Code, _ details: MediatorErrorDetails) {
-    self.code = code
-    self.details = details
-  }
 
   public var description: String { details.description }
 
@@ -39,72 +31,74 @@ public struct MediatorError: Error, Sendable, Hashable, CustomStringConvertible 
 // One factory per code, with its name, so a call site reads `throw MediatorError.vetoed(…)`.
 extension MediatorError {
   package static func typeNotFound(module: String, target: String, type: String) -> Self {
-    Self(.typeNotFound, .typeNotFound(module: module, target: target, type: type))
+    Self(code: .typeNotFound, details: .typeNotFound(module: module, target: target, type: type))
   }
 
   package static func notATarget(module: String, target: String, type: String) -> Self {
-    Self(.notATarget, .notATarget(module: module, target: target, type: type))
+    Self(code: .notATarget, details: .notATarget(module: module, target: target, type: type))
   }
 
   package static func actionNotImplemented(
     module: String, target: String, action: String, type: String, implemented: [String]
   ) -> Self {
     Self(
-      .actionNotImplemented,
-      .actionNotImplemented(
+      code: .actionNotImplemented,
+      details: .actionNotImplemented(
         module: module, target: target, action: action, type: type, implemented: implemented))
   }
 
   package static func duplicateTarget(module: String, target: String, existingOwner: String) -> Self
   {
     Self(
-      .duplicateTarget,
-      .duplicateTarget(module: module, target: target, existingOwner: existingOwner))
+      code: .duplicateTarget,
+      details: .duplicateTarget(module: module, target: target, existingOwner: existingOwner))
   }
 
   package static func duplicateAction(module: String, target: String, action: String) -> Self {
-    Self(.duplicateAction, .duplicateAction(module: module, target: target, action: action))
+    Self(
+      code: .duplicateAction,
+      details: .duplicateAction(module: module, target: target, action: action))
   }
 
   package static func duplicateParameter(
     module: String, target: String, action: String, key: String
   ) -> Self {
     Self(
-      .duplicateParameter,
-      .duplicateParameter(module: module, target: target, action: action, key: key))
+      code: .duplicateParameter,
+      details: .duplicateParameter(module: module, target: target, action: action, key: key))
   }
 
   package static func invalidDefault(
     module: String, target: String, action: String, key: String, expected: String, found: String
   ) -> Self {
     Self(
-      .invalidDefault,
-      .invalidDefault(
+      code: .invalidDefault,
+      details: .invalidDefault(
         module: module, target: target, action: action, key: key, expected: expected, found: found))
   }
 
   package static func targetNotFound(target: String, action: String) -> Self {
-    Self(.targetNotFound, .targetNotFound(target: target, action: action))
+    Self(code: .targetNotFound, details: .targetNotFound(target: target, action: action))
   }
 
   package static func actionNotFound(target: String, action: String) -> Self {
-    Self(.actionNotFound, .actionNotFound(target: target, action: action))
+    Self(code: .actionNotFound, details: .actionNotFound(target: target, action: action))
   }
 
   package static func missingParameter(
     target: String, action: String, key: String, expected: String
   ) -> Self {
     Self(
-      .missingParameter,
-      .missingParameter(target: target, action: action, key: key, expected: expected))
+      code: .missingParameter,
+      details: .missingParameter(target: target, action: action, key: key, expected: expected))
   }
 
   package static func wrongParameterType(
     target: String, action: String, key: String, expected: String, found: String
   ) -> Self {
     Self(
-      .wrongParameterType,
-      .wrongParameterType(
+      code: .wrongParameterType,
+      details: .wrongParameterType(
         target: target, action: action, key: key, expected: expected, found: found))
   }
 
@@ -112,132 +106,139 @@ extension MediatorError {
     target: String, action: String, key: String, expected: String, found: String
   ) -> Self {
     Self(
-      .invalidParameterValue,
-      .invalidParameterValue(
+      code: .invalidParameterValue,
+      details: .invalidParameterValue(
         target: target, action: action, key: key, expected: expected, found: found))
   }
 
   package static func unexpectedParameter(target: String, action: String, key: String) -> Self {
-    Self(.unexpectedParameter, .unexpectedParameter(target: target, action: action, key: key))
+    Self(
+      code: .unexpectedParameter,
+      details: .unexpectedParameter(target: target, action: action, key: key))
   }
 
   package static func repeatedParameter(target: String, action: String, key: String) -> Self {
-    Self(.repeatedParameter, .repeatedParameter(target: target, action: action, key: key))
+    Self(
+      code: .repeatedParameter,
+      details: .repeatedParameter(target: target, action: action, key: key))
   }
 
   package static func asyncActionInSyncCall(target: String, action: String) -> Self {
-    Self(.asyncActionInSyncCall, .asyncActionInSyncCall(target: target, action: action))
+    Self(
+      code: .asyncActionInSyncCall, details: .asyncActionInSyncCall(target: target, action: action))
   }
 
   package static func targetCreationFailed(target: String, owner: String, reason: String) -> Self {
-    Self(.targetCreationFailed, .targetCreationFailed(target: target, owner: owner, reason: reason))
+    Self(
+      code: .targetCreationFailed,
+      details: .targetCreationFailed(target: target, owner: owner, reason: reason))
   }
 
   package static func vetoed(target: String, action: String, reason: String) -> Self {
-    Self(.vetoed, .vetoed(target: target, action: action, reason: reason))
+    Self(code: .vetoed, details: .vetoed(target: target, action: action, reason: reason))
   }
 
   package static func timedOut(target: String, action: String, seconds: Double) -> Self {
-    Self(.timedOut, .timedOut(target: target, action: action, seconds: seconds))
+    Self(code: .timedOut, details: .timedOut(target: target, action: action, seconds: seconds))
   }
 
   package static func resultTooDeep(limit: Int) -> Self {
-    Self(.resultTooDeep, .resultTooDeep(limit: limit))
+    Self(code: .resultTooDeep, details: .resultTooDeep(limit: limit))
   }
 
   package static func wrongResultType(
     target: String, action: String, expected: String, found: String
   ) -> Self {
     Self(
-      .wrongResultType,
-      .wrongResultType(target: target, action: action, expected: expected, found: found))
+      code: .wrongResultType,
+      details: .wrongResultType(target: target, action: action, expected: expected, found: found))
   }
 
   package static func malformedURL(url: String, reason: String) -> Self {
-    Self(.malformedURL, .malformedURL(url: url, reason: reason))
+    Self(code: .malformedURL, details: .malformedURL(url: url, reason: reason))
   }
 
   package static func wrongScheme(url: String, expected: String, found: String) -> Self {
-    Self(.wrongScheme, .wrongScheme(url: url, expected: expected, found: found))
+    Self(code: .wrongScheme, details: .wrongScheme(url: url, expected: expected, found: found))
   }
 
   package static func notRemote(target: String, action: String) -> Self {
-    Self(.notRemote, .notRemote(target: target, action: action))
+    Self(code: .notRemote, details: .notRemote(target: target, action: action))
   }
 }
 
 // The codes, each documented where users read it.
-extension MediatorError.Code {
+extension ErrorCode where Domain == MediatorError {
   /// The manifest names a type neither the catalog nor the Swift runtime knows.
-  public static let typeNotFound = Self(description: "typeNotFound")
+  public static var typeNotFound: Self { Self("typeNotFound") }
 
   /// The manifest names a type that is not a class conforming to ``Target``.
-  public static let notATarget = Self(description: "notATarget")
+  public static var notATarget: Self { Self("notATarget") }
 
   /// The manifest declares an action the target type's ``ActionTarget/actions`` table lacks.
-  public static let actionNotImplemented = Self(description: "actionNotImplemented")
+  public static var actionNotImplemented: Self { Self("actionNotImplemented") }
 
   /// Two modules declare a target of the same name.
-  public static let duplicateTarget = Self(description: "duplicateTarget")
+  public static var duplicateTarget: Self { Self("duplicateTarget") }
 
   /// A target declares an action twice.
-  public static let duplicateAction = Self(description: "duplicateAction")
+  public static var duplicateAction: Self { Self("duplicateAction") }
 
   /// An action declares a parameter twice.
-  public static let duplicateParameter = Self(description: "duplicateParameter")
+  public static var duplicateParameter: Self { Self("duplicateParameter") }
 
   /// A declared default value does not have the parameter's declared kind.
-  public static let invalidDefault = Self(description: "invalidDefault")
+  public static var invalidDefault: Self { Self("invalidDefault") }
 
   /// No target of that name, and neither the fallback nor a handler answered.
-  public static let targetNotFound = Self(description: "targetNotFound")
+  public static var targetNotFound: Self { Self("targetNotFound") }
 
   /// The target has no such action, and neither its not-found handler nor the fallback answered.
-  public static let actionNotFound = Self(description: "actionNotFound")
+  public static var actionNotFound: Self { Self("actionNotFound") }
 
   /// A required parameter is missing and has no default.
-  public static let missingParameter = Self(description: "missingParameter")
+  public static var missingParameter: Self { Self("missingParameter") }
 
   /// A parameter value does not have its declared kind.
-  public static let wrongParameterType = Self(description: "wrongParameterType")
+  public static var wrongParameterType: Self { Self("wrongParameterType") }
 
   /// A URL parameter's text could not be converted to the declared kind.
-  public static let invalidParameterValue = Self(description: "invalidParameterValue")
+  public static var invalidParameterValue: Self { Self("invalidParameterValue") }
 
   /// A URL carried a parameter the action does not declare.
-  public static let unexpectedParameter = Self(description: "unexpectedParameter")
+  public static var unexpectedParameter: Self { Self("unexpectedParameter") }
 
   /// A URL repeated a parameter that is not an array.
-  public static let repeatedParameter = Self(description: "repeatedParameter")
+  public static var repeatedParameter: Self { Self("repeatedParameter") }
 
   /// A synchronous `perform` or `open` reached an `async` action.
-  public static let asyncActionInSyncCall = Self(description: "asyncActionInSyncCall")
+  public static var asyncActionInSyncCall: Self { Self("asyncActionInSyncCall") }
 
   /// The target's `init(context:)` threw.
-  public static let targetCreationFailed = Self(description: "targetCreationFailed")
+  public static var targetCreationFailed: Self { Self("targetCreationFailed") }
 
   /// A `before` interceptor refused the call.
-  public static let vetoed = Self(description: "vetoed")
+  public static var vetoed: Self { Self("vetoed") }
 
   /// An `await`ed call ran past the action's declared `timeout`; the action may still be
   /// running, and its result is dropped.
-  public static let timedOut = Self(description: "timedOut")
+  public static var timedOut: Self { Self("timedOut") }
 
   /// An action's result is nested deeper than the renderer's limit (512 levels) and was not
   /// rendered.
-  public static let resultTooDeep = Self(description: "resultTooDeep")
+  public static var resultTooDeep: Self { Self("resultTooDeep") }
 
   /// A typed call got a result of another type.
-  public static let wrongResultType = Self(description: "wrongResultType")
+  public static var wrongResultType: Self { Self("wrongResultType") }
 
   /// A URL is not `scheme://target/action?key=value`.
-  public static let malformedURL = Self(description: "malformedURL")
+  public static var malformedURL: Self { Self("malformedURL") }
 
   /// A URL's scheme is not the application's.
-  public static let wrongScheme = Self(description: "wrongScheme")
+  public static var wrongScheme: Self { Self("wrongScheme") }
 
   /// The action exists but is local-only; declare `"remote": true` to allow URL calls.
-  public static let notRemote = Self(description: "notRemote")
+  public static var notRemote: Self { Self("notRemote") }
 }
 
 /// The values behind each ``MediatorError`` code, one case per code.

@@ -58,7 +58,7 @@ public final class TestApplication: Sendable {
   /// Plans the modules of a module manifest file given as text (JSON or a property list), after
   /// checking it as `apiary validate` would, type names included.
   ///
-  /// - Throws: ``KernelError/Code/invalidManifests`` with every problem, positioned in `manifest`
+  /// - Throws: ``ErrorCode/invalidManifests`` with every problem, positioned in `manifest`
   ///   (file `inline manifest`), or a planning error.
   public convenience init(
     manifest: String, application: ApplicationManifest = TestApplication.defaultApplication,

@@ -6,7 +6,7 @@ import ApiarySupport
 /// dictionaries of those, ``JSONValue``, or `Encodable`), else its description. Object keys are
 /// sorted, so the output is deterministic (the runtime's one JSON writer does the work). Results
 /// nested deeper than ``maximumDepth`` are refused with
-/// ``MediatorError/Code/resultTooDeep``.
+/// ``ErrorCode/resultTooDeep``.
 ///
 /// ```swift
 /// try ResultRenderer.render(["title": "Hi", "tags": ["a"]])  // {"tags":["a"],"title":"Hi"}
