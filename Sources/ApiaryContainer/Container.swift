@@ -16,7 +16,7 @@ import ApiarySupport
 /// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
 /// once, so a singleton's factory must not block waiting for another thread that is itself
 /// building a singleton.
-public final class Container: Sendable {
+public final class Container: Resolving {
   @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
   let owner: String?
@@ -36,6 +36,7 @@ public final class Container: Sendable {
   }
 
   /// The resolver factories receive, resolving from this container.
+  @inlinable
   public var resolver: Resolver { Resolver(registry: registry) }
 
   // MARK: Views, children and derived containers
@@ -105,7 +106,7 @@ public final class Container: Sendable {
   ///     binding comes back when the overriding owner is removed.
   ///   - rank: register one of several providers of the key: ranked bindings of one key live
   ///     side by side; `resolve` picks the highest rank, then the earliest registration, and
-  ///     ``resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
+  ///     ``Resolving/resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
   ///     only one of its key.
   @discardableResult
   public func register<T>(
@@ -233,7 +234,7 @@ public final class Container: Sendable {
   /// call happens on the registering thread after the registration is done, never while a
   /// container lock is held; changes made on several threads at once may arrive in any order.
   /// An error the observer throws is discarded: it never fails the registration. The current
-  /// providers are ``resolveAll(_:name:)``.
+  /// providers are ``Resolving/resolveAll(_:name:)``.
   ///
   /// ```swift
   /// let token = container.observe((any Exporter).self) { change in print(change) }
@@ -251,94 +252,6 @@ public final class Container: Sendable {
   @discardableResult
   public func removeObserver(_ token: ObservationToken) -> Bool {
     registry.removeObserver(token.id)
-  }
-
-  // MARK: Resolving
-
-  /// The instance bound to `type` (and `name`); see ``Resolver/resolve(_:name:)``.
-  ///
-  /// ```swift
-  /// let store: any NoteStore = try container.resolve()
-  /// ```
-  @inlinable
-  public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> T
-  {
-    try registry.resolve(T.self, name: name, arguments: ())
-  }
-
-  /// The instance of a binding registered with runtime arguments of these types.
-  @inlinable
-  public func resolve<T, each A>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) throws(ContainerError) -> T {
-    try registry.resolve(T.self, name: name, arguments: (repeat each arguments))
-  }
-
-  /// The instance, or nil when nothing is bound.
-  @inlinable
-  public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> T?
-  {
-    try registry.resolveIfBound(T.self, name: name, arguments: ())
-  }
-
-  /// The instance of a binding with runtime arguments, or nil when nothing is bound.
-  public func optional<T, each A>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) throws(ContainerError) -> T? {
-    try registry.resolveIfBound(T.self, name: name, arguments: (repeat each arguments))
-  }
-
-  /// Every provider of `type` (and `name`), highest rank first, then earliest registration;
-  /// the first is what `resolve` returns. Empty when nothing is bound.
-  ///
-  /// ```swift
-  /// for exporter in try container.resolveAll((any Exporter).self) { try exporter.export() }
-  /// ```
-  public func resolveAll<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> [T]
-  {
-    try resolver.resolveAll(T.self, name: name)
-  }
-
-  /// Whether `type` (and `name`) is bound here or in a parent.
-  public func isBound<T>(_ type: T.Type, name: String? = nil) -> Bool {
-    resolver.isBound(type, name: name)
-  }
-
-  /// A ``Lazy`` that resolves on first use.
-  public func lazy<T>(_ type: T.Type = T.self, name: String? = nil) -> Lazy<T> {
-    resolver.lazy(type, name: name)
-  }
-
-  /// A ``Lazy`` for a binding with runtime arguments, given now and used on first `get()`.
-  public func lazy<T, each A: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) -> Lazy<T> {
-    resolver.lazy(type, name: name, arguments: repeat each arguments)
-  }
-
-  /// A ``Provider`` that resolves on every `get()`.
-  public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
-    resolver.provider(type, name: name)
-  }
-
-  /// A ``Provider`` for a binding with runtime arguments, given now and used on every `get()`.
-  public func provider<T, each A: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) -> Provider<T> {
-    resolver.provider(type, name: name, arguments: repeat each arguments)
-  }
-
-  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
-  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
-    try resolver.make(type)
-  }
-
-  /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.
-  public func inject(into object: AnyObject) throws(ContainerError) {
-    try resolver.inject(into: object)
   }
 
   // MARK: Inspecting
