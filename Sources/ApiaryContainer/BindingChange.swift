@@ -8,7 +8,7 @@
 /// }
 /// container.removeObserver(token)
 /// ```
-public struct BindingChange: Sendable, Hashable, CustomStringConvertible {
+package struct BindingChange: Sendable, Hashable, CustomStringConvertible {
   public enum Kind: Sendable, Hashable {
     /// A binding became visible: registered, or brought back when what hid it was removed.
     case added
@@ -31,6 +31,6 @@ public struct BindingChange: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Identifies an observer installed with ``Container/observe(_:name:_:)``.
-public struct ObservationToken: Sendable, Hashable {
+package struct ObservationToken: Sendable, Hashable {
   let id: Int
 }

@@ -48,7 +48,7 @@ public final class Container: Resolving {
   /// try notes.register(NotesService.self) { _ in NotesService() }
   /// // unloading the module "notes" removes the binding again
   /// ```
-  public func owned(by owner: String) -> Container {
+  package func owned(by owner: String) -> Container {
     Container(registry: registry, owner: owner)
   }
 
@@ -74,7 +74,7 @@ public final class Container: Resolving {
   ///   try c.register((any Network).self) { _ in OfflineNetwork() }
   /// }
   /// ```
-  public func derived(
+  package func derived(
     removing owners: Set<String> = [], _ configure: (Container) throws -> Void
   ) rethrows -> Container {
     let derived = registry.derived(removing: owners)
@@ -84,7 +84,7 @@ public final class Container: Resolving {
 
   /// A new container with this one's bindings minus `owners`' bindings, sharing built
   /// singletons.
-  public func derived(removing owners: Set<String>) -> Container {
+  package func derived(removing owners: Set<String>) -> Container {
     Container(registry: registry.derived(removing: owners), owner: owner)
   }
 
@@ -218,12 +218,12 @@ public final class Container: Resolving {
   /// container.resetSingletons()                              // all of them
   /// container.resetSingletons(of: (any Session).self)        // one key
   /// ```
-  public func resetSingletons() {
+  package func resetSingletons() {
     registry.resetInstances(of: nil)
   }
 
   /// Drops the built instances of the bindings of `type` (and `name`) in this container.
-  public func resetSingletons<T>(of type: T.Type, name: String? = nil) {
+  package func resetSingletons<T>(of type: T.Type, name: String? = nil) {
     registry.resetInstances(of: BindingKey(T.self, name: name, arguments: Void.self))
   }
 
@@ -240,7 +240,7 @@ public final class Container: Resolving {
   /// let token = container.observe((any Exporter).self) { change in print(change) }
   /// ```
   @discardableResult
-  public func observe<T>(
+  package func observe<T>(
     _ type: T.Type, name: String? = nil,
     _ observer: @escaping @Sendable (BindingChange) throws -> Void
   ) -> ObservationToken {
@@ -250,7 +250,7 @@ public final class Container: Resolving {
 
   /// Stops an observer; false when the token was already removed.
   @discardableResult
-  public func removeObserver(_ token: ObservationToken) -> Bool {
+  package func removeObserver(_ token: ObservationToken) -> Bool {
     registry.removeObserver(token.id)
   }
 

@@ -102,10 +102,10 @@ extension ErrorCode where Domain == ContainerError {
   public static var eagerNotSingleton: Self { Self("eagerNotSingleton") }
 
   /// A manifest names a type that neither code nor the Swift runtime knows.
-  public static var unknownType: Self { Self("unknownType") }
+  package static var unknownType: Self { Self("unknownType") }
 
   /// A manifest implementation is not a class conforming to ``Injectable``.
-  public static var notInjectable: Self { Self("notInjectable") }
+  package static var notInjectable: Self { Self("notInjectable") }
 
   /// A factory, provider, `init(resolver:)` or post-construction hook threw.
   public static var factoryFailed: Self { Self("factoryFailed") }
@@ -179,7 +179,8 @@ package enum ContainerErrorDetails: Sendable, CustomStringConvertible {
 
 /// The registered keys closest to one that was not found, computed only when printed so that a
 /// failed resolve stays cheap.
-public struct NearbyBindings: Sendable {
+@usableFromInline
+package struct NearbyBindings: Sendable {
   let registry: Registry?
   let key: ServiceKey?
   /// The bindings being built when the key was needed, outermost first (each binding adds

@@ -10,9 +10,9 @@ import ApiaryManifest
 public struct Config: Sendable, Hashable {
   /// The module name, or `application` for the application's config.
   public let owner: String
-  public let values: [String: JSONValue]
+  package let values: [String: JSONValue]
 
-  public init(owner: String, values: [String: JSONValue]) {
+  package init(owner: String, values: [String: JSONValue]) {
     self.owner = owner
     self.values = values
   }

@@ -25,13 +25,13 @@ import Synchronization
 /// await kernel.shutdown()
 /// ```
 public actor Kernel {
-  public nonisolated let application: ApplicationManifest
+  package nonisolated let application: ApplicationManifest
   package nonisolated let plan: BootPlan
   package nonisolated let catalog: TypeCatalog
   public nonisolated let container: Container
   public nonisolated let mediator: Mediator
   public nonisolated let events: EventBus
-  public nonisolated let profiler: Profiler
+  package nonisolated let profiler: Profiler
 
   private nonisolated let executor = KernelExecutor()
   /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
@@ -77,7 +77,7 @@ public actor Kernel {
   }
 
   /// Plans the given modules. `observer` sees every lifecycle step as it happens.
-  public init(
+  package init(
     application: ApplicationManifest,
     modules: [ModuleManifest],
     catalog: TypeCatalog = TypeCatalog(),
@@ -105,12 +105,12 @@ public actor Kernel {
   }
 
   /// Every planned or added module with its state, in boot order.
-  public var moduleStates: [(name: String, state: ModuleState)] {
+  package var moduleStates: [(name: String, state: ModuleState)] {
     order.compactMap { name in states[name].map { (name, $0) } }
   }
 
   /// The state of one module, or nil when no module has that name.
-  public func state(of name: String) -> ModuleState? { states[name] }
+  package func state(of name: String) -> ModuleState? { states[name] }
 
   /// Names of running modules in the order they started.
   public var startedModules: [String] { startOrder }
@@ -543,7 +543,7 @@ public actor Kernel {
   /// priority, after its dependencies. On failure everything it registered is removed, it is
   /// torn down if it started, the error is thrown, and the name can be added again; the rest of
   /// the application is untouched. Refused once a shutdown has been requested.
-  public func add(_ manifest: ModuleManifest) async throws(KernelError) {
+  package func add(_ manifest: ModuleManifest) async throws(KernelError) {
     guard !stopping else { throw .wrongState(operation: "add a module", state: stateName) }
     await beginChange()
     defer { endChange() }
@@ -602,7 +602,7 @@ public actor Kernel {
   /// Tears one running module down and removes everything it registered: its services,
   /// targets, event handlers and interceptors. Refused while running modules depend on it;
   /// removing a module that is already stopped does nothing.
-  public func remove(_ name: String) async throws(KernelError) {
+  package func remove(_ name: String) async throws(KernelError) {
     await beginChange()
     defer { endChange() }
     guard phase == .running, !stopping else {

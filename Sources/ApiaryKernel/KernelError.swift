@@ -93,10 +93,10 @@ extension ErrorCode where Domain == KernelError {
   public static var unknownModule: Self { Self("unknownModule") }
 
   /// A module of that name is already loaded.
-  public static var duplicateModule: Self { Self("duplicateModule") }
+  package static var duplicateModule: Self { Self("duplicateModule") }
 
   /// A module cannot be added because a dependency is not running.
-  public static var dependencyNotRunning: Self { Self("dependencyNotRunning") }
+  package static var dependencyNotRunning: Self { Self("dependencyNotRunning") }
 
   /// A module cannot be removed while running modules depend on it.
   public static var moduleInUse: Self { Self("moduleInUse") }

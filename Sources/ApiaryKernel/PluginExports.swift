@@ -13,9 +13,9 @@
 /// ```
 public final class PluginExports: Sendable {
   /// The module types, each named in the descriptor with a `module` line.
-  public let modules: [any Module.Type]
+  package let modules: [any Module.Type]
   /// The target types, each named in the descriptor with a `target` line.
-  public let targets: [any Target.Type]
+  package let targets: [any Target.Type]
 
   public init(modules: [any Module.Type] = [], targets: [any Target.Type] = []) {
     self.modules = modules
@@ -28,7 +28,7 @@ public final class PluginExports: Sendable {
   }
 
   /// Takes over the reference `apiary_plugin_entry` returned.
-  public static func take(_ pointer: UnsafeMutableRawPointer) -> PluginExports {
+  package static func take(_ pointer: UnsafeMutableRawPointer) -> PluginExports {
     Unmanaged<PluginExports>.fromOpaque(pointer).takeRetainedValue()
   }
 

@@ -34,9 +34,9 @@ public struct Interceptor: Sendable {
   public typealias Instead = @Sendable (ActionCall) throws -> (any Sendable)?
   public typealias After = @Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void
 
-  public var before: Before?
-  public var instead: Instead?
-  public var after: After?
+  package var before: Before?
+  package var instead: Instead?
+  package var after: After?
 
   public init(before: Before? = nil, instead: Instead? = nil, after: After? = nil) {
     self.before = before

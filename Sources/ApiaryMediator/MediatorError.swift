@@ -170,25 +170,25 @@ extension MediatorError {
 // The codes, each documented where users read it.
 extension ErrorCode where Domain == MediatorError {
   /// The manifest names a type neither the catalog nor the Swift runtime knows.
-  public static var typeNotFound: Self { Self("typeNotFound") }
+  package static var typeNotFound: Self { Self("typeNotFound") }
 
   /// The manifest names a type that is not a class conforming to ``Target``.
-  public static var notATarget: Self { Self("notATarget") }
+  package static var notATarget: Self { Self("notATarget") }
 
   /// The manifest declares an action the target type's ``ActionTarget/actions`` table lacks.
-  public static var actionNotImplemented: Self { Self("actionNotImplemented") }
+  package static var actionNotImplemented: Self { Self("actionNotImplemented") }
 
   /// Two modules declare a target of the same name.
-  public static var duplicateTarget: Self { Self("duplicateTarget") }
+  package static var duplicateTarget: Self { Self("duplicateTarget") }
 
   /// A target declares an action twice.
-  public static var duplicateAction: Self { Self("duplicateAction") }
+  package static var duplicateAction: Self { Self("duplicateAction") }
 
   /// An action declares a parameter twice.
-  public static var duplicateParameter: Self { Self("duplicateParameter") }
+  package static var duplicateParameter: Self { Self("duplicateParameter") }
 
   /// A declared default value does not have the parameter's declared kind.
-  public static var invalidDefault: Self { Self("invalidDefault") }
+  package static var invalidDefault: Self { Self("invalidDefault") }
 
   /// No target of that name, and neither the fallback nor a handler answered.
   public static var targetNotFound: Self { Self("targetNotFound") }
@@ -226,7 +226,7 @@ extension ErrorCode where Domain == MediatorError {
 
   /// An action's result is nested deeper than the renderer's limit (512 levels) and was not
   /// rendered.
-  public static var resultTooDeep: Self { Self("resultTooDeep") }
+  package static var resultTooDeep: Self { Self("resultTooDeep") }
 
   /// A typed call got a result of another type.
   public static var wrongResultType: Self { Self("wrongResultType") }

@@ -75,7 +75,7 @@ public final class TestApplication: Sendable {
   }
 
   /// Plans `modules` as given, without manifest checks.
-  public init(
+  package init(
     modules: [ModuleManifest],
     application: ApplicationManifest = TestApplication.defaultApplication,
     fakes: [Fake] = [], catalog: TypeCatalog = TypeCatalog()
@@ -120,7 +120,7 @@ public final class TestApplication: Sendable {
     await kernel.shutdown()
   }
 
-  /// Unloads one module while the application runs; see ``Kernel/remove(_:)``.
+  /// Unloads one module while the application runs; see `kernel.remove(_:)`.
   public func remove(_ module: String) async throws(KernelError) {
     try await kernel.remove(module)
   }

@@ -12,12 +12,12 @@ import ApiarySupport
 /// try ResultRenderer.render(["title": "Hi", "tags": ["a"]])  // {"tags":["a"],"title":"Hi"}
 /// try ResultRenderer.render(NonCodableThing())                // NonCodableThing(...)
 /// ```
-public enum ResultRenderer {
+package enum ResultRenderer {
   /// The deepest nesting of arrays and dictionaries rendered.
-  public static let maximumDepth = JSONWriter.maximumDepth
+  package static let maximumDepth = JSONWriter.maximumDepth
 
   /// JSON text when possible, else `String(describing:)`.
-  public static func render(_ value: (any Sendable)?) throws(MediatorError) -> String {
+  package static func render(_ value: (any Sendable)?) throws(MediatorError) -> String {
     switch JSONWriter.write(value) {
     case .json(let text): return text
     case .tooDeep: throw .resultTooDeep(limit: maximumDepth)
@@ -26,7 +26,7 @@ public enum ResultRenderer {
   }
 
   /// JSON text, or nil when the value is not JSON-representable or nested too deep.
-  public static func json(_ value: (any Sendable)?) -> String? {
+  package static func json(_ value: (any Sendable)?) -> String? {
     JSONWriter.json(value)
   }
 }
