@@ -90,7 +90,9 @@ public final class Container: Resolving {
 
   // MARK: Registering
 
-  /// Binds `type` (and `name`) to a factory that receives the resolver.
+  /// Binds `type` (and `name`) to a factory that receives the resolver, in `scope`. `type` is
+  /// `Sendable`, since a singleton or weak instance reaches every thread that resolves it; a
+  /// type that is not registers without `scope:`, as `.transient`.
   ///
   /// ```swift
   /// try container.register(NotesService.self, scope: .singleton) { r in
@@ -109,12 +111,31 @@ public final class Container: Resolving {
   ///     ``Resolving/resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
   ///     only one of its key.
   @discardableResult
-  public func register<T>(
+  public func register<T: Sendable>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
     override: Bool = false, rank: Int? = nil, factory: @escaping @Sendable (Resolver) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name), scope: scope, eager: eager, kind: .factory,
+      override: override, rank: rank
+    ) { (r, _: Void) in try factory(r) }
+  }
+
+  /// Binds `type` to a factory that makes a new instance for every resolve (`.transient`).
+  /// `type` need not be `Sendable`: no instance is shared. A shared `scope:` needs a
+  /// `Sendable` type, so the compiler refuses a singleton that threads could race on:
+  ///
+  /// ```swift
+  /// try container.register(Draft.self) { _ in Draft() }  // a non-Sendable class
+  /// try container.register(Draft.self, scope: .singleton) { _ in Draft() }  // does not compile
+  /// ```
+  @discardableResult
+  public func register<T>(
+    _ type: T.Type, name: String? = nil, override: Bool = false, rank: Int? = nil,
+    factory: @escaping @Sendable (Resolver) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name), scope: .transient, eager: false, kind: .factory,
       override: override, rank: rank
     ) { (r, _: Void) in try factory(r) }
   }
@@ -129,12 +150,25 @@ public final class Container: Resolving {
   /// let greeting = try container.resolve(Greeting.self, arguments: "Ada", 3)
   /// ```
   @discardableResult
-  public func register<T, each A>(
+  public func register<T: Sendable, each A>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, override: Bool = false,
     rank: Int? = nil, factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: scope,
+      eager: false, kind: .factory, override: override, rank: rank
+    ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
+  }
+
+  /// Binds `type`, which need not be `Sendable`, to a factory taking runtime arguments that
+  /// makes a new instance for every resolve (`.transient`).
+  @discardableResult
+  public func register<T, each A>(
+    _ type: T.Type, name: String? = nil, override: Bool = false, rank: Int? = nil,
+    factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: .transient,
       eager: false, kind: .factory, override: override, rank: rank
     ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
   }
@@ -145,7 +179,7 @@ public final class Container: Resolving {
   /// try container.register((any Clock).self, instance: FixedClock(now: 0))
   /// ```
   @discardableResult
-  public func register<T>(
+  public func register<T: Sendable>(
     _ type: T.Type, name: String? = nil, instance: T, override: Bool = false, rank: Int? = nil
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
@@ -162,7 +196,7 @@ public final class Container: Resolving {
   public func register<P: ServiceProvider>(
     _ type: P.Service.Type, name: String? = nil, scope: Scope = .transient,
     eager: Bool = false, override: Bool = false, rank: Int? = nil, provider: P
-  ) throws(ContainerError) -> BindingHandle<P.Service> {
+  ) throws(ContainerError) -> BindingHandle<P.Service> where P.Service: Sendable {
     try add(
       ServiceKey(P.Service.self, name: name), scope: scope, eager: eager, kind: .provider,
       override: override, rank: rank

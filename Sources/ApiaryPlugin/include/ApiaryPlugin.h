@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "6fb58f126459fa997ccd9e69e59149b26e6c88b5892d248e5c234bdca7adfe60"
+#define APIARY_ABI_HASH "e319acf9d042a9ac749d7fcc285d44be2309a63c028dd36972e29ffa21f6a927"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
