@@ -32,6 +32,8 @@ struct ApplicationLoader {
   let catalog: TypeCatalog
   /// Problems of optional plugins, which do not stop the application.
   private(set) var notices: [String] = []
+  /// Notes of the load gate that refuse nothing (``PluginVerdict/notes``).
+  private(set) var notes: [String] = []
 
   init(plugins: Plugins, catalog: TypeCatalog = TypeCatalog()) {
     self.plugins = plugins
@@ -93,6 +95,7 @@ struct ApplicationLoader {
     guard !requests.isEmpty else { return modules }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
+    notes += verdict.notes
     let requiredRefused = modules.contains { module in
       module.isEnabled && !module.isOptional
         && module.plugin.map { verdict.accepted[$0.path] == nil } ?? false
