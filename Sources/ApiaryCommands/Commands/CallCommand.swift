@@ -32,17 +32,9 @@ enum CallCommand: HostCommand {
     guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
-    let shutdownTimeout: Double
-    do {
-      shutdownTimeout = try arguments.shutdownTimeout()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let shutdownTimeout = arguments.shutdownTimeout
     let verbose = arguments.flags.contains("--verbose")
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = arguments.format
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }

@@ -19,10 +19,7 @@ enum PlanCommand: HostCommand {
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory = arguments.manifests
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = arguments.format
     guard let kernel = Host.kernel(at: directory, plugins: .gateOnly) else {
       return ExitStatus.failure
     }

@@ -43,14 +43,8 @@ enum RunCommand: HostCommand {
   static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let shutdownTimeout: Double
-    let format: OutputFormat
-    do {
-      shutdownTimeout = try arguments.shutdownTimeout()
-      format = try OutputFormat(arguments)
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let shutdownTimeout = arguments.shutdownTimeout
+    let format = arguments.format
     let quiet = arguments.flags.contains("--quiet")
     let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }

@@ -26,10 +26,7 @@ enum ValidateCommand: HostCommand {
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let directory = arguments.manifests
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = arguments.format
     var loader = ApplicationLoader(plugins: .load)
     if format == .json { return json(directory: directory, loader: &loader) }
     let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
