@@ -1,19 +1,13 @@
 /// A parsed command line: positionals, boolean flags and `--name value` options.
 ///
 /// Every command shares one option group, the manifests directory: the positional `DIR` after
-/// the command's own positionals, or `--manifests DIR` (an alias), else `Manifests`. The options
-/// several commands take, `--format` and `--shutdown-timeout`, are checked while parsing too, so
-/// a command reads them as values.
+/// the command's own positionals, or `--manifests DIR` (an alias), else `Manifests`.
 struct Arguments {
   var positionals: [String] = []
   var flags: Set<String> = []
   var options: [String: String] = [:]
   /// The manifests directory (see above).
   var manifests = Host.defaultManifests
-  /// `--format`, text unless given.
-  var format = OutputFormat.text
-  /// `--shutdown-timeout SECONDS`, or ``Host/defaultShutdownTimeout`` when not given.
-  var shutdownTimeout = Host.defaultShutdownTimeout
 
   /// The options of the shared group.
   static let manifestsOptions: Set<String> = ["--manifests"]
@@ -74,13 +68,12 @@ struct Arguments {
     } else if let alias {
       manifests = alias
     }
-    format = try choice(OutputFormat.option, default: .text)
-    shutdownTimeout = try parsedShutdownTimeout()
   }
 }
 
 extension Arguments {
-  private func parsedShutdownTimeout() throws(UsageError) -> Double {
+  /// `--shutdown-timeout SECONDS`, or ``Host/defaultShutdownTimeout`` when not given.
+  func shutdownTimeout() throws(UsageError) -> Double {
     guard let text = options["--shutdown-timeout"] else { return Host.defaultShutdownTimeout }
     guard let seconds = Double(text), seconds > 0, seconds <= 1_000_000 else {
       throw UsageError(

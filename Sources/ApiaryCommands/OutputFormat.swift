@@ -6,6 +6,11 @@ enum OutputFormat: String, CaseIterable {
 
   /// The option's name, for each command's `options`.
   static let option = "--format"
+
+  /// The format `arguments` ask for; a value other than `text` or `json` is a usage error.
+  init(_ arguments: Arguments) throws(UsageError) {
+    self = try arguments.choice(Self.option, default: .text)
+  }
 }
 
 extension Arguments {

@@ -28,13 +28,13 @@ enum CallCommand: HostCommand {
   static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
   static let positionals = 1
 
-  static func run(_ arguments: Arguments) async -> Int32 {
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
     guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
-    let shutdownTimeout = arguments.shutdownTimeout
+    let shutdownTimeout = try arguments.shutdownTimeout()
     let verbose = arguments.flags.contains("--verbose")
-    let format = arguments.format
+    let format = try OutputFormat(arguments)
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }
