@@ -8,7 +8,7 @@
 /// }
 /// container.removeObserver(token)
 /// ```
-package struct BindingChange: Sendable, Hashable, CustomStringConvertible {
+public struct BindingChange: Sendable, Hashable, CustomStringConvertible {
   public enum Kind: Sendable, Hashable {
     /// A binding became visible: registered, or brought back when what hid it was removed.
     case added
@@ -20,9 +20,9 @@ package struct BindingChange: Sendable, Hashable, CustomStringConvertible {
   /// The observed key.
   public let key: ServiceKey
   /// The module that registered the binding, or nil for the application.
-  public let owner: String?
+  package let owner: String?
   /// Its rank, when registered as one of several ranked providers.
-  public let rank: Int?
+  package let rank: Int?
 
   public var description: String {
     "\(kind == .added ? "added" : "removed") \(key) of \(owner.map { "module '\($0)'" } ?? "the application")"
@@ -31,6 +31,6 @@ package struct BindingChange: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Identifies an observer installed with ``Container/observe(_:name:_:)``.
-package struct ObservationToken: Sendable, Hashable {
+public struct ObservationToken: Sendable, Hashable {
   let id: Int
 }

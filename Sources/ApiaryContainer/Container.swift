@@ -274,7 +274,7 @@ public final class Container: Resolving {
   /// let token = container.observe((any Exporter).self) { change in print(change) }
   /// ```
   @discardableResult
-  package func observe<T>(
+  public func observe<T>(
     _ type: T.Type, name: String? = nil,
     _ observer: @escaping @Sendable (BindingChange) throws -> Void
   ) -> ObservationToken {
@@ -284,7 +284,7 @@ public final class Container: Resolving {
 
   /// Stops an observer; false when the token was already removed.
   @discardableResult
-  package func removeObserver(_ token: ObservationToken) -> Bool {
+  public func removeObserver(_ token: ObservationToken) -> Bool {
     registry.removeObserver(token.id)
   }
 

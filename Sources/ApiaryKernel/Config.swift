@@ -18,7 +18,7 @@ public struct Config: Sendable, Hashable {
   }
 
   /// The raw value at `key`, if present.
-  public subscript(key: String) -> JSONValue? { values[key] }
+  package subscript(key: String) -> JSONValue? { values[key] }
 
   public func string(_ key: String, default fallback: String? = nil) throws(ConfigError) -> String {
     try read(key, "string", fallback) { $0.stringValue }

@@ -31,12 +31,12 @@ public struct DispatchReport: Sendable, CustomStringConvertible {
   /// Modules whose handler returned `.handled`, in dispatch order.
   public var handledBy: [String] = []
   /// Modules whose handler returned `.ignored`, in dispatch order.
-  public var ignoredBy: [String] = []
+  package var ignoredBy: [String] = []
   /// Modules whose handler threw, with the error, in dispatch order.
   public var failures: [(module: String, error: any Error)] = []
 
   /// Whether at least one handler handled the event.
-  public var wasHandled: Bool { !handledBy.isEmpty }
+  package var wasHandled: Bool { !handledBy.isEmpty }
 
   public var description: String {
     var parts = ["event '\(event)': handled by [\(handledBy.joined(separator: ", "))]"]

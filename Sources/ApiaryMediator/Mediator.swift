@@ -22,7 +22,7 @@ import Synchronization
 /// form, so write `try await`. All methods may be called from any thread or task concurrently.
 public final class Mediator: Sendable {
   /// The URL scheme remote calls must use.
-  public let scheme: String
+  package let scheme: String
   /// Where calls that find no target or action go after the target's not-found handler. It
   /// receives the parameters `target`, `action` and `params` (the original parameters), and
   /// the original call's origin as ``Parameters/origin``. Remote calls reach it only when its
