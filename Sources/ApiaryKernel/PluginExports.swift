@@ -37,7 +37,7 @@ public final class PluginExports: Sendable {
   /// The name is `_typeName(_:qualified:)`, what `String(reflecting:)` prints for a type, without
   /// its protocol conformance checks: in a fresh process those scan every loaded image and cost
   /// more than opening the library (BENCHMARKS.md, "Plugins").
-  public var namedTypes: [(name: String, type: Any.Type)] {
+  package var namedTypes: [(name: String, type: Any.Type)] {
     modules.map { (_typeName($0, qualified: true), $0) }
       + targets.map { (_typeName($0, qualified: true), $0) }
   }

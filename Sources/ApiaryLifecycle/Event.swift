@@ -27,7 +27,7 @@ public enum EventOutcome: Sendable, Hashable {
 
 /// The aggregate of one dispatch: who handled the event, who ignored it, who failed and why.
 public struct DispatchReport: Sendable, CustomStringConvertible {
-  public let event: String
+  package let event: String
   /// Modules whose handler returned `.handled`, in dispatch order.
   public var handledBy: [String] = []
   /// Modules whose handler returned `.ignored`, in dispatch order.

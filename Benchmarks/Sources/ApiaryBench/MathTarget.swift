@@ -9,10 +9,13 @@ final class MathTarget: Target {
     "sum3": .sync { _, params in try params.int("a") + params.int("b") + params.int("c") },
   ]
 
-  /// The manifest of a module that declares the target.
-  static let module = """
-    { "name": "math", "type": "ApiaryBench.QuietModule",
-      "targets": [ { "name": "math", "type": "ApiaryBench.MathTarget", "actions": [
+  /// The manifest of a module `name` that declares the target as `target`.
+  static func module(
+    _ name: String = "math", target: String = "math", activation: String = "eager"
+  ) -> String {
+    """
+    { "name": "\(name)", "type": "ApiaryBench.QuietModule", "activation": "\(activation)",
+      "targets": [ { "name": "\(target)", "type": "ApiaryBench.MathTarget", "actions": [
         { "name": "add", "returns": "int", "parameters": [
           { "name": "a", "type": "int", "required": true },
           { "name": "b", "type": "int", "required": true } ] },
@@ -21,4 +24,5 @@ final class MathTarget: Target {
           { "name": "b", "type": "int", "required": true },
           { "name": "c", "type": "int", "required": true } ] } ] } ] }
     """
+  }
 }

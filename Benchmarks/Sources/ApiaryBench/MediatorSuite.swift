@@ -14,7 +14,8 @@ enum MediatorSuite {
     let kernel: Kernel
     do {
       kernel = try Kernel(
-        manifestsAt: ManifestGenerator.write(application: "Mediator", modules: [MathTarget.module]),
+        manifestsAt: ManifestGenerator.write(
+          application: "Mediator", modules: [MathTarget.module()]),
         catalog: TypeCatalog())
       try await kernel.boot()
     } catch {
