@@ -197,7 +197,7 @@ struct GateRun {
     for (path, how) in search.candidates(for: name) {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
-      guard let file = try? ByteFile(path: path, head: 64), let layout = try? ELFLayout(file),
+      guard let file = try? ByteFile(path: path), let layout = try? ELFLayout(file),
         layout.machine == host.machine
       else { continue }
       if let known = library(file.identity) {
