@@ -194,7 +194,7 @@ struct GateRun {
   /// Finds `name` where the loader would; records the name as loaded when found, and returns the
   /// contract library it is (`nil` for a library without a descriptor, or none found).
   private mutating func locate(_ name: String, neededBy parent: Int, search: SearchPath) -> Int? {
-    for (path, how) in search.candidates(for: name) {
+    for (position, path) in search.candidates(for: name).enumerated() {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
       guard let file = try? ByteFile(path: path), let layout = try? ELFLayout(file),
@@ -208,7 +208,9 @@ struct GateRun {
         loadedNames[name] = Self.noContract
         return nil
       }
-      let origin = "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through \(how)"
+      let origin =
+        "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through "
+        + search.how(position, for: name)
       let index: Int
       do throws(PluginProblem) {
         index = add(
