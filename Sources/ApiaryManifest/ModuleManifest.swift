@@ -21,6 +21,8 @@ import ApiarySupport
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
+/// | `activation` | `eager`, `lazy` or `background` (``Activation``) | `eager` |
+/// | `activationEvents` | array of custom event names that wake a lazy module | `[]` |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -73,6 +75,10 @@ public struct ModuleManifest: Sendable, Hashable {
   public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
+  /// When the module is set up and started: at boot, or on first use.
+  public var activation: Activation
+  /// Custom events whose first post wakes a lazy module (the event is then delivered to it).
+  public var activationEvents: [String]
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -91,7 +97,9 @@ public struct ModuleManifest: Sendable, Hashable {
     services: [ServiceManifest] = [],
     targets: [TargetManifest] = [],
     plugin: PluginReference? = nil,
-    source: SourceLocation? = nil
+    source: SourceLocation? = nil,
+    activation: Activation = .eager,
+    activationEvents: [String] = []
   ) {
     self.name = name
     self.type = type
@@ -107,6 +115,34 @@ public struct ModuleManifest: Sendable, Hashable {
     self.targets = targets
     self.plugin = plugin
     self.source = source
+    self.activation = activation
+    self.activationEvents = activationEvents
+  }
+
+  /// Whether the module waits for a trigger instead of starting at boot.
+  public var isLazy: Bool { activation != .eager }
+
+  /// When a module is set up and started (VS Code's activation events, OSGi's delayed
+  /// components).
+  ///
+  /// A `lazy` module is not created at boot. It wakes — its dependencies first, then its
+  /// `setUp`, `start` and `ready` — on its first trigger: the first resolve of a service its
+  /// manifest declares, the first call (`perform` or a URL) to a target it declares, or the
+  /// first post of one of its `activationEvents`. A `background` module wakes the same way, or
+  /// else in the background once the application is ready, after every other module, one at a
+  /// time.
+  ///
+  /// ```json
+  /// { "name": "search", "type": "SearchPlugin.SearchModule", "activation": "lazy",
+  ///   "activationEvents": ["note.saved"] }
+  /// ```
+  public enum Activation: String, Sendable, Hashable, CaseIterable {
+    /// Set up and started at boot (the default).
+    case eager
+    /// Set up and started on its first trigger.
+    case lazy
+    /// Like `lazy`, and started in the background once the application is ready.
+    case background
   }
 
   /// BeeHive's module levels: basic modules start before normal ones.
