@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "b328b9d4fa289505d99dc994bdba2c1dbc4f0496f71bcc218b3f7dc641b49afd"
+#define APIARY_ABI_HASH "e75a4b88b0ef1ef23218913d10647ec2109204ec8e130825a3ed6ec01020f37d"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
