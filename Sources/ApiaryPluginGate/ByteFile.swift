@@ -7,13 +7,15 @@
 #endif
 
 /// An open regular file read at offsets, never past its size or a read bound. The first
-/// `headSize` bytes are read once, so a small library costs one read; a file opened with a
-/// smaller head (to probe its headers) is read whole at the first miss if it is that small.
+/// `headSize` bytes (the ELF header) are read once; every other range is read on its own, so
+/// the gate reads the few kilobytes it needs, not the whole file: every page a read fills is
+/// fresh memory the kernel must fault in and zero, which cost more than the extra `pread`s
+/// (BENCHMARKS.md, "Plugins").
 final class ByteFile {
   /// The largest single read: no section the gate needs is anywhere near it.
   static let maximumRead = 64 << 20
-  /// What the first read takes.
-  static let headSize = 64 << 10
+  /// What the first read takes: the ELF64 file header.
+  static let headSize = 64
 
   let path: String
   let size: Int
@@ -22,7 +24,7 @@ final class ByteFile {
   private let descriptor: Int32
   private var head: [UInt8] = []
 
-  /// Opens `path` and reads its first `head` bytes.
+  /// Opens `path` and reads its first `head` bytes (0 for none: `SHA256` reads in chunks).
   init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
     self.path = path
     // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
@@ -68,10 +70,6 @@ final class ByteFile {
         found: "\(count) bytes")
     }
     if offset + count <= head.count { return Array(head[offset..<offset + count]) }
-    if size <= Self.headSize && head.count < size && !(offset == 0 && count == size) {
-      head = try read(offset: 0, count: size, what: "contents")
-      return Array(head[offset..<offset + count])
-    }
     var failure: Int32?
     // Uninitialized: the reads fill it, and zeroing it first was a measurable part of a load.
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

@@ -29,12 +29,19 @@ public struct ELFImage: Sendable {
   /// `DT_SONAME`, the name the loader knows the library by once it is loaded.
   public let soname: String?
   /// The strings in `.comment` (which compilers and linkers built the file).
-  public let comment: [String]
+  public var comment: [String] {
+    (commentBytes ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+  }
   /// The dynamic symbol table.
   let symbols: DynamicSymbols
   /// The file's device and inode.
   let identity: FileIdentity
-  private let contents: [String: [UInt8]]
+  // The sections read, each its own property: a dictionary by name cost a generic metadata
+  // instantiation per fresh process (BENCHMARKS.md, "Plugins").
+  private let commentBytes: [UInt8]?
+  private let descriptorBytes: [UInt8]?
+  private let dynamicSymbolBytes: [UInt8]?
+  private let dynamicBytes: [UInt8]?
   private let sectionNameTable: [UInt8]
   private let sectionNameOffsets: [Int]
 
@@ -55,18 +62,12 @@ public struct ELFImage: Sendable {
     machine = layout.machine
     identity = file.identity
     sectionNameTable = layout.names
-    sectionNameOffsets = layout.sections.map(\.nameOffset)
-    var contents: [String: [UInt8]] = [:]
-    for name in [".comment", PluginDescriptor.sectionName] {
-      if let section = layout.section(named: name) {
-        contents[name] = try layout.contents(of: section)
-      }
-    }
-    comment = (contents[".comment"] ?? []).split(separator: 0).map {
-      String(decoding: $0, as: UTF8.self)
-    }
+    sectionNameOffsets = (0..<layout.sectionCount).map { layout.section($0).nameOffset }
+    commentBytes = try layout.section(named: ".comment").map(layout.contents(of:))
+    descriptorBytes = try layout.section(named: PluginDescriptor.sectionName).map(
+      layout.contents(of:))
     var dynamicSymbolStrings: (link: Int, bytes: [UInt8]) = (-1, [])  // usually .dynamic's too
-    if let table = layout.sections.first(where: { $0.type == 11 }) {  // SHT_DYNSYM
+    if let table = layout.firstSection(where: { $0.type == 11 }) {  // SHT_DYNSYM
       guard table.entrySize == 24 || table.entrySize == 0 else {
         throw PluginProblem(
           .malformedELF, file: path, field: "sh_entsize of \(layout.name(of: table))",
@@ -76,27 +77,34 @@ public struct ELFImage: Sendable {
       let entries = try layout.contents(of: table)
       let strings = try layout.strings(at: table.link, for: table)
       dynamicSymbolStrings = (table.link, strings)
-      contents[".dynsym"] = entries
+      dynamicSymbolBytes = entries
       symbols = DynamicSymbols(entries: entries, strings: strings)
     } else {
+      dynamicSymbolBytes = nil
       symbols = DynamicSymbols(entries: [], strings: [])
     }
     var needed: [String] = []
     var runpath: [String] = []
     var rpath: [String] = []
     var soname: String?
-    if let dynamic = layout.sections.first(where: { $0.type == 6 }) {  // SHT_DYNAMIC
+    var dynamicBytes: [UInt8]?
+    if let dynamic = layout.firstSection(where: { $0.type == 6 }) {  // SHT_DYNAMIC
       let entries = try layout.contents(of: dynamic)
       let strings =
         dynamic.link == dynamicSymbolStrings.link
         ? dynamicSymbolStrings.bytes : try layout.strings(at: dynamic.link, for: dynamic)
-      contents[".dynamic"] = entries
+      dynamicBytes = entries
       func directories(_ offset: Int) -> [String] {
         guard offset >= 0, offset < strings.count else { return [] }
         let end = strings[offset...].firstIndex(of: 0) ?? strings.count
-        return strings[offset..<end].split(separator: 0x3a).map {
-          String(decoding: $0, as: UTF8.self)
+        var found: [String] = []
+        var start = offset
+        while start < end {  // ":"-separated, empty entries skipped
+          let stop = strings[start..<end].firstIndex(of: 0x3a) ?? end
+          if stop > start { found.append(String(decoding: strings[start..<stop], as: UTF8.self)) }
+          start = stop + 1
         }
+        return found
       }
       for base in stride(from: 0, to: entries.count - 15, by: 16) {
         let tag = entries.u64(base)
@@ -115,7 +123,7 @@ public struct ELFImage: Sendable {
     self.runpath = runpath
     self.rpath = rpath
     self.soname = soname
-    self.contents = contents
+    self.dynamicBytes = dynamicBytes
   }
 
   /// The names of all sections, in header order.
@@ -130,7 +138,15 @@ public struct ELFImage: Sendable {
   /// ```swift
   /// let descriptorBytes = image.section(named: "apiary_plugin")
   /// ```
-  public func section(named name: String) -> [UInt8]? { contents[name] }
+  public func section(named name: String) -> [UInt8]? {
+    switch name {
+    case PluginDescriptor.sectionName: descriptorBytes
+    case ".comment": commentBytes
+    case ".dynsym": dynamicSymbolBytes
+    case ".dynamic": dynamicBytes
+    default: nil
+    }
+  }
 
   /// The names of the dynamic symbols this library defines (exports).
   public var definedSymbols: [String] { symbols.names(defined: true) }

@@ -18,7 +18,10 @@ struct ELFLayout {
   let file: ByteFile
   let type: UInt16
   let machine: ELFMachine
-  let sections: [Section]
+  /// The section header table as read, `sectionCount` records of 64 bytes, decoded on use: an
+  /// array of ``Section`` would cost a generic metadata instantiation in a fresh process.
+  let table: [UInt8]
+  let sectionCount: Int
   /// The section name table (`e_shstrndx`), empty when there is none.
   let names: [UInt8]
 
@@ -52,13 +55,24 @@ struct ELFLayout {
     let header = try file.read(offset: 0, count: 64, what: "ELF header")
     type = header.u16(16)
     machine = ELFMachine(rawValue: header.u16(18))
-    (sections, names) = try Self.readSections(file, header: header)
+    (table, sectionCount, names) = try Self.readSections(file, header: header)
+  }
+
+  /// Section header `index` (below ``sectionCount``).
+  func section(_ index: Int) -> Section {
+    Self.section(index, in: table)
+  }
+
+  /// The first section whose header satisfies `matches`.
+  func firstSection(where matches: (Section) -> Bool) -> Section? {
+    for index in 0..<sectionCount where matches(section(index)) { return section(index) }
+    return nil
   }
 
   /// The first section called `name`.
   func section(named name: String) -> Section? {
     let wanted = Array(name.utf8) + [0]
-    return sections.first { section in
+    return firstSection { section in
       section.nameOffset <= names.count - wanted.count
         && names[section.nameOffset..<section.nameOffset + wanted.count].elementsEqual(wanted)
     }
@@ -77,19 +91,28 @@ struct ELFLayout {
 
   /// The contents of the string table at `index`, as a section's `sh_link` names it.
   func strings(at index: Int, for owner: Section) throws(PluginProblem) -> [UInt8] {
-    guard index > 0, index < sections.count, sections[index].type == 3 else {
+    guard index > 0, index < sectionCount, section(index).type == 3 else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "sh_link of \(name(of: owner))",
         expected: "the index of a string table (SHT_STRTAB)", found: "\(index)")
     }
-    return try contents(of: sections[index])
+    return try contents(of: section(index))
+  }
+
+  private static func section(_ index: Int, in table: [UInt8]) -> Section {
+    let base = index * 64
+    return Section(
+      nameOffset: Int(table.u32(base)), type: table.u32(base + 4),
+      offset: Int(exactly: table.u64(base + 24)) ?? Int.max,
+      size: Int(exactly: table.u64(base + 32)) ?? Int.max, link: Int(table.u32(base + 40)),
+      entrySize: Int(exactly: table.u64(base + 56)) ?? Int.max)
   }
 
   private static func readSections(_ file: ByteFile, header: [UInt8]) throws(PluginProblem)
-    -> (sections: [Section], names: [UInt8])
+    -> (table: [UInt8], count: Int, names: [UInt8])
   {
     let tableOffset = header.u64(40)
-    guard tableOffset != 0 else { return ([], []) }
+    guard tableOffset != 0 else { return ([], 0, []) }
     guard let offset = Int(exactly: tableOffset), offset <= file.size else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shoff",
@@ -116,24 +139,17 @@ struct ELFLayout {
         found: "\(count)")
     }
     let table = try file.read(offset: offset, count: count * 64, what: "section header table")
-    let sections = (0..<count).map { index in
-      let base = index * 64
-      return Section(
-        nameOffset: Int(table.u32(base)), type: table.u32(base + 4),
-        offset: Int(exactly: table.u64(base + 24)) ?? Int.max,
-        size: Int(exactly: table.u64(base + 32)) ?? Int.max, link: Int(table.u32(base + 40)),
-        entrySize: Int(exactly: table.u64(base + 56)) ?? Int.max)
-    }
-    guard namesIndex > 0 else { return (sections, []) }
+    guard namesIndex > 0 else { return (table, count, []) }
     guard namesIndex < count else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "e_shstrndx",
         expected: "a section index below \(count)", found: "\(namesIndex)")
     }
-    let names = try file.read(
-      offset: sections[namesIndex].offset, count: sections[namesIndex].size,
-      what: "section name table")
-    return (sections, names)
+    let names = section(namesIndex, in: table)
+    return (
+      table, count,
+      try file.read(offset: names.offset, count: names.size, what: "section name table")
+    )
   }
 
   /// `an empty file`, `text starting with "hello"`, or `bytes 00 01 02 03`.

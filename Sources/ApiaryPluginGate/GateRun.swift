@@ -162,10 +162,13 @@ struct GateRun {
   /// The contract libraries the loader opens with library `root`, breadth first like `ld.so`.
   private mutating func resolveContracts(of root: Int) -> [Int] {
     var order: [Int] = []
-    var queue: [(index: Int, inherited: [SearchPath.Directory])] = [(root, [])]
+    // Two arrays, not one of tuples: each new array type costs a metadata instantiation in a
+    // fresh process (BENCHMARKS.md, "Plugins").
+    var queue = [root]
+    var inheritedPaths: [[SearchPath.Directory]] = [[]]
     var head = 0
     while head < queue.count {
-      let (index, inherited) = queue[head]
+      let (index, inherited) = (queue[head], inheritedPaths[head])
       head += 1
       guard let image = libraries[index].image else { continue }
       var search: SearchPath?  // made only when a name is not loaded yet
@@ -180,7 +183,8 @@ struct GateRun {
         }
         if let found, found != root, !order.contains(found) {
           order.append(found)
-          queue.append((found, (search ?? SearchPath(for: image, inherited: inherited)).inherited))
+          queue.append(found)
+          inheritedPaths.append((search ?? SearchPath(for: image, inherited: inherited)).inherited)
         }
       }
     }
@@ -190,10 +194,10 @@ struct GateRun {
   /// Finds `name` where the loader would; records the name as loaded when found, and returns the
   /// contract library it is (`nil` for a library without a descriptor, or none found).
   private mutating func locate(_ name: String, neededBy parent: Int, search: SearchPath) -> Int? {
-    for (path, how) in search.candidates(for: name) {
+    for (position, path) in search.candidates(for: name).enumerated() {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
-      guard let file = try? ByteFile(path: path, head: 64), let layout = try? ELFLayout(file),
+      guard let file = try? ByteFile(path: path), let layout = try? ELFLayout(file),
         layout.machine == host.machine
       else { continue }
       if let known = library(file.identity) {
@@ -204,7 +208,9 @@ struct GateRun {
         loadedNames[name] = Self.noContract
         return nil
       }
-      let origin = "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through \(how)"
+      let origin =
+        "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through "
+        + search.how(position, for: name)
       let index: Int
       do throws(PluginProblem) {
         index = add(
@@ -244,15 +250,18 @@ struct GateRun {
     guard let image = libraries[index].image else { return }
     var found: [PluginProblem] = []
     if !image.isSharedObject {
-      let kinds: [UInt16: String] = [
-        1: "ET_REL (1): an object file; link it with -shared", 2: "ET_EXEC (2): an executable",
-        4: "ET_CORE (4): a core dump",
-      ]
+      let kind: String
+      switch image.fileType {
+      case 1: kind = "ET_REL (1): an object file; link it with -shared"
+      case 2: kind = "ET_EXEC (2): an executable"
+      case 4: kind = "ET_CORE (4): a core dump"
+      default: kind = "\(image.fileType)"
+      }
       found.append(
         PluginProblem(
           .notSharedObject, file: image.path, field: "e_type",
           expected: "ET_DYN (3): a shared library",
-          found: kinds[image.fileType] ?? "\(image.fileType)",
+          found: kind,
           hint: "build the plugin as a .dynamic library product"))
     }
     if image.machine != host.machine {
@@ -272,12 +281,14 @@ struct GateRun {
     }
     if let descriptor = libraries[index].descriptor {
       found += checkBuild(descriptor, file: image.path)
-      let own = Set(
-        [descriptor.plugin]
-          + (descriptor.modules + descriptor.targets).compactMap {
-            $0.split(separator: ".").first.map(String.init)
-          })
-      found += embeddedCopies(in: image, of: watched.filter { !own.contains($0) })
+      // The modules this library is: its own name and its exported types' modules.
+      func isOwn(_ module: String) -> Bool {
+        module == descriptor.plugin
+          || (descriptor.modules + descriptor.targets).contains {
+            $0.utf8.starts(with: module.utf8) && $0.utf8.dropFirst(module.utf8.count).first == 0x2e
+          }
+      }
+      found += embeddedCopies(in: image, of: watched.filter { !isOwn($0) })
       if libraries[index].isCandidate && !descriptor.isContractLibrary
         && !image.defines(LoadGate.entrySymbol)
       {

@@ -57,8 +57,9 @@ public struct PluginDescriptor: Sendable, Hashable {
   public let requires: [Requirement]
   /// The descriptor text as written (without the NUL).
   public let text: String
-  /// The line of each single-valued key, in `Parser.singleKeys` order.
-  private let keyLines: [Int?]
+  /// The line of each single-valued key, in `Parser.singleKeys` order, 0 for a key not written
+  /// (plain `[Int]`: an array of optionals costs a metadata instantiation in a fresh process).
+  private let keyLines: [Int]
   /// The build configuration it was compiled in, `debug` or `release` (nil when the descriptor
   /// does not say). The host notes a difference from its own; it does not refuse it.
   public let configuration: String?
@@ -69,7 +70,7 @@ public struct PluginDescriptor: Sendable, Hashable {
   /// let line = descriptor.line(of: "abi")  // 3
   /// ```
   public func line(of key: String) -> Int? {
-    Parser.singleKeys.firstIndex(of: key).flatMap { keyLines[$0] }
+    Parser.singleKeys.firstIndex(of: key).flatMap { keyLines[$0] > 0 ? keyLines[$0] : nil }
   }
 
   /// Whether this is a contract library: a descriptor that exports no module and no target.
@@ -91,8 +92,8 @@ public struct PluginDescriptor: Sendable, Hashable {
 
   private init(_ parser: Parser, text: String) throws(Missing) {
     guard let format = parser.format, let version = parser.version, let apiary = parser.apiary,
-      let abi = parser.values[2]?.value, let compiler = parser.values[3]?.value,
-      let triple = parser.values[4]?.value, let plugin = parser.values[5]?.value
+      let abi = parser.value(2), let compiler = parser.value(3), let triple = parser.value(4),
+      let plugin = parser.value(5)
     else { throw Missing() }
     self.format = format
     self.version = version
@@ -105,8 +106,8 @@ public struct PluginDescriptor: Sendable, Hashable {
     targets = parser.targets
     requires = parser.requires
     self.text = text
-    keyLines = parser.values.map { $0?.line }
-    configuration = parser.values[7]?.value
+    keyLines = parser.lines
+    configuration = parser.value(7)
   }
 
   private struct Missing: Error {}
@@ -122,8 +123,10 @@ public struct PluginDescriptor: Sendable, Hashable {
 
     let file: String
     var problems: [PluginProblem] = []
-    /// The value and line of each of `singleKeys`, in that order.
-    var values = [(value: String, line: Int)?](repeating: nil, count: singleKeys.count)
+    /// The value and line of each of `singleKeys`, in that order; line 0 for a key not seen
+    /// (plain arrays: an array of optional tuples costs a metadata instantiation).
+    var values = [String](repeating: "", count: singleKeys.count)
+    var lines = [Int](repeating: 0, count: singleKeys.count)
     var format: Int?
     var version: SemanticVersion?
     var apiary: SemanticVersion?
@@ -132,6 +135,9 @@ public struct PluginDescriptor: Sendable, Hashable {
     var requires: [Requirement] = []
 
     init(file: String) { self.file = file }
+
+    /// The value of single key `slot`, nil when it was not written.
+    func value(_ slot: Int) -> String? { lines[slot] > 0 ? values[slot] : nil }
 
     mutating func problem(
       _ line: Int?, _ field: String?, _ message: String? = nil, expected: String? = nil,
@@ -155,7 +161,10 @@ public struct PluginDescriptor: Sendable, Hashable {
           nil, PluginDescriptor.sectionName, "the section holds more than one descriptor",
           hint: "a library may have exactly one APIARY_PLUGIN; was a second descriptor linked in?")
       }
-      guard let text = String(validating: section[..<end], as: UTF8.self) else {
+      // Decoding repairs invalid UTF-8 with U+FFFD, so the text equals the bytes only when they
+      // are valid (`String(validating:)` is generic: a witness table lookup in a fresh process).
+      let text = String(decoding: section[..<end], as: UTF8.self)
+      guard text.utf8.elementsEqual(section[..<end]) else {
         problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
         return (nil, problems)
       }
@@ -167,8 +176,8 @@ public struct PluginDescriptor: Sendable, Hashable {
         read(section[start..<stop], line: line)
         start = stop + 1
       }
-      for (key, entry) in zip(Self.singleKeys, values)
-      where entry == nil && !Self.optionalKeys.contains(key) {
+      for (slot, key) in Self.singleKeys.enumerated()
+      where lines[slot] == 0 && !Self.optionalKeys.contains(key) {
         problem(
           nil, key, "missing", expected: "a line '\(key) …'",
           hint: ["plugin", "version"].contains(key)
@@ -199,12 +208,12 @@ public struct PluginDescriptor: Sendable, Hashable {
       case "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
         "configuration":
         let slot = Self.singleKeys.firstIndex(of: key) ?? 0
-        if let earlier = values[slot] {
+        if lines[slot] > 0 {
           problem(
-            line, key, "repeated (first on line \(earlier.line))", hint: "'\(key)' may appear once")
+            line, key, "repeated (first on line \(lines[slot]))", hint: "'\(key)' may appear once")
           return
         }
-        values[slot] = (value, line)
+        (values[slot], lines[slot]) = (value, line)
         check(key, value, rest, line)
       case "module", "target":
         guard Self.isTypeName(rest) else {

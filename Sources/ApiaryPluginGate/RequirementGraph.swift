@@ -7,14 +7,18 @@ struct RequirementGraph {
   let libraries: [Library]
   /// The library that provides each plugin name: the first one in load order.
   private var providers: [String: Int] = [:]
-  /// For each library, the libraries its `requires` lines resolve to, with the line.
-  private var edges: [[(to: Int, line: Int)]]
+  /// For each library, the libraries its `requires` lines resolve to, and those lines (arrays
+  /// of `Int`, not of tuples: each new array type costs a metadata instantiation in a fresh
+  /// process, BENCHMARKS.md "Plugins").
+  private var edges: [[Int]]
+  private var edgeLines: [[Int]]
   /// Libraries that got a problem here.
   private(set) var faulted: Set<Int> = []
 
   init(_ libraries: [Library]) {
     self.libraries = libraries
     edges = Array(repeating: [], count: libraries.count)
+    edgeLines = edges
   }
 
   /// Plugin names used by two libraries, and types exported by two libraries.
@@ -34,8 +38,8 @@ struct RequirementGraph {
       } else {
         providers[descriptor.plugin] = index
       }
-      for (field, types) in [("module", descriptor.modules), ("target", descriptor.targets)] {
-        for type in types {
+      for field in ["module", "target"] {
+        for type in field == "module" ? descriptor.modules : descriptor.targets {
           if let first = exporters[type], first != index {
             problems.append(
               refuse(
@@ -76,7 +80,8 @@ struct RequirementGraph {
                   + " RUNPATH finds it")))
           continue
         }
-        edges[index].append((provider, requirement.line))
+        edges[index].append(provider)
+        edgeLines[index].append(requirement.line)
         if !requirement.range.contains(version) {
           problems.append(
             refuse(
@@ -99,23 +104,27 @@ struct RequirementGraph {
     var problems: [PluginProblem] = []
     var state = [UInt8](repeating: 0, count: libraries.count)  // 0 new, 1 on the path, 2 done
     for start in libraries.indices where state[start] == 0 {
-      var path: [(node: Int, next: Int)] = [(start, 0)]
+      // The path: its nodes, and for each the index of the next edge to follow.
+      var path = [start]
+      var next = [0]
       state[start] = 1
-      while let top = path.last {
-        guard top.next < edges[top.node].count else {
-          state[top.node] = 2
+      while let node = path.last, let edge = next.last {
+        guard edge < edges[node].count else {
+          state[node] = 2
           path.removeLast()
+          next.removeLast()
           continue
         }
-        path[path.count - 1].next += 1
-        let target = edges[top.node][top.next].to
+        next[next.count - 1] += 1
+        let target = edges[node][edge]
         if state[target] == 0 {
           state[target] = 1
-          path.append((target, 0))
-        } else if state[target] == 1, let first = path.firstIndex(where: { $0.node == target }) {
-          let members = path[first...].map(\.node)
+          path.append(target)
+          next.append(0)
+        } else if state[target] == 1, let first = path.firstIndex(of: target) {
+          let members = Array(path[first...])
           let names = (members + [target]).map { libraries[$0].descriptor?.plugin ?? "?" }
-          let line = edges[target][path[first].next - 1].line
+          let line = edgeLines[target][next[first] - 1]
           faulted.formUnion(members)  // all refused; the one problem below says why
           problems.append(
             refuse(
@@ -136,7 +145,7 @@ struct RequirementGraph {
   func propagate(refused: inout Set<Int>) -> [PluginProblem] {
     var dependents = [[Int]](repeating: [], count: libraries.count)
     for index in libraries.indices {
-      for edge in edges[index] { dependents[edge.to].append(index) }
+      for target in edges[index] { dependents[target].append(index) }
       for contract in libraries[index].contracts { dependents[contract].append(index) }
     }
     var problems: [PluginProblem] = []

@@ -33,17 +33,22 @@ struct SearchPath {
     }
   }
 
-  /// The files to try for `name`, in order, each with how it was found.
-  func candidates(for name: String) -> [(path: String, how: String)] {
-    if name.contains("/") { return [(name, "a path")] }
+  /// The files to try for `name`, in order (paths only: an array of tuples would cost a
+  /// metadata instantiation in a fresh process; ``how(_:for:)`` says how one was found).
+  func candidates(for name: String) -> [String] {
+    if name.contains("/") { return [name] }
     return directories.map { directory in
-      let separator = directory.path.hasSuffix("/") ? "" : "/"
-      let how =
-        directory.written == directory.path
-        ? "\(directory.tag) '\(directory.written)'"
-        : "\(directory.tag) '\(directory.written)' = '\(directory.path)'"
-      return (directory.path + separator + name, how)
+      directory.path + (directory.path.hasSuffix("/") ? "" : "/") + name
     }
+  }
+
+  /// How candidate `index` for `name` was found, for messages: `RUNPATH '$ORIGIN' = '/p'`.
+  func how(_ index: Int, for name: String) -> String {
+    guard !name.contains("/"), index < directories.count else { return "a path" }
+    let directory = directories[index]
+    return directory.written == directory.path
+      ? "\(directory.tag) '\(directory.written)'"
+      : "\(directory.tag) '\(directory.written)' = '\(directory.path)'"
   }
 
   /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`.

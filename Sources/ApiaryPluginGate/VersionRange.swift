@@ -61,7 +61,15 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
   /// let caret = try VersionRange("^1.2.0")
   /// ```
   public init(_ text: String) throws(VersionSyntaxError) {
-    let tokens = text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map(Substring.init)
+    // Strings split by hand: an array of slices or substrings would cost a metadata
+    // instantiation in a fresh process (BENCHMARKS.md, "Plugins").
+    var tokens: [String] = []
+    var start = text.utf8.startIndex
+    while start < text.utf8.endIndex {
+      let stop = text.utf8[start...].firstIndex { $0 == 0x20 || $0 == 0x09 } ?? text.utf8.endIndex
+      if stop > start { tokens.append(String(Substring(text.utf8[start..<stop]))) }
+      start = stop < text.utf8.endIndex ? text.utf8.index(after: stop) : stop
+    }
     // A loop, not `joined(separator:)`, whose generic path cost tens of microseconds per plugin.
     var collapsed = ""
     for token in tokens {
@@ -80,7 +88,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         guard tokens.count == 1 else { throw fail("\(place)'*' cannot be combined with bounds") }
         continue
       }
-      var body = token
+      var body = Substring(token)
       var sugar: UInt8?
       var op = Comparator.Operator.equal
       if let first = body.utf8.first, first == 0x5e || first == 0x7e {  // "^", "~"

@@ -19,8 +19,10 @@ enum PluginGate {
     "ApiaryKernel", "Apiary", "ApiaryTooling", "ApiaryCommands",
   ]
 
-  /// What this host was built with, from the same header macros plugins compile.
-  static var host: HostFacts {
+  /// What this host was built with, from the same header macros plugins compile. Computed once
+  /// per process: the facts do not change, and a gate run per plugin (`:load`) would otherwise
+  /// parse them again.
+  static let host: HostFacts = {
     let version = String(cString: apiary_host_version())
     // The version is the header's literal (ABIHashTests reads it back); no input reaches it.
     let parsed = (try? SemanticVersion(version)) ?? (try? SemanticVersion("0.0.0"))
@@ -30,7 +32,7 @@ enum PluginGate {
       compiler: String(cString: apiary_host_compiler()),
       triple: String(cString: apiary_host_triple()), abiModules: abiModules,
       loadedLibraries: loadedBeforePlugins)
-  }
+  }()
 
   /// Base names of the libraries loaded before any plugin (libApiary.so, the Swift runtime,
   /// libc): a plugin's need for one binds to the loaded copy. Taken at the first gate run, which

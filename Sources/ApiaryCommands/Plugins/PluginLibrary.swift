@@ -32,16 +32,23 @@ enum PluginLibrary {
     }
     typealias Entry = @convention(c) () -> UnsafeMutableRawPointer
     let exports = PluginExports.take(unsafeBitCast(symbol, to: Entry.self)())
-    let exported = exports.namedTypes
-    let modules = Set(exported.prefix(exports.modules.count).map(\.name))
-    let targets = Set(exported.dropFirst(exports.modules.count).map(\.name))
-    guard modules == Set(plugin.modules), targets == Set(plugin.targets) else {
+    // Names as `PluginExports.namedTypes` makes them, compared as sets by search: a handful of
+    // names, and a new `Set` or tuple array type costs a metadata instantiation in a fresh process.
+    let modules = exports.modules.map { _typeName($0, qualified: true) }
+    let targets = exports.targets.map { _typeName($0, qualified: true) }
+    guard sameNames(modules, plugin.modules), sameNames(targets, plugin.targets) else {
       throw LoadError(
         description: "\(path): apiary_plugin_entry: exports differ from the descriptor; "
           + "expected modules \(plugin.modules.sorted()) and targets \(plugin.targets.sorted()), "
           + "found modules \(modules.sorted()) and targets \(targets.sorted())")
     }
-    for (name, type) in exported { catalog.register(type, as: name) }
+    for (name, type) in zip(modules, exports.modules) { catalog.register(type, as: name) }
+    for (name, type) in zip(targets, exports.targets) { catalog.register(type, as: name) }
+  }
+
+  /// Whether `a` and `b` hold the same names, ignoring order and repeats.
+  private static func sameNames(_ a: [String], _ b: [String]) -> Bool {
+    a.allSatisfy(b.contains) && b.allSatisfy(a.contains)
   }
 
   private static func lastError() -> String {
