@@ -21,6 +21,8 @@ import ApiarySupport
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
+/// | `restart` | a child process's ``RestartPolicy`` | `never` |
+/// | `healthCheck` | a child process's ping, ``HealthCheckManifest`` | none |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -73,6 +75,10 @@ public struct ModuleManifest: Sendable, Hashable {
   public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
+  /// What the host does when the module's child process ends on its own.
+  public var restart: RestartPolicy
+  /// The ping that finds a hung child process; nil for none.
+  public var healthCheck: HealthCheckManifest?
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -91,7 +97,9 @@ public struct ModuleManifest: Sendable, Hashable {
     services: [ServiceManifest] = [],
     targets: [TargetManifest] = [],
     plugin: PluginReference? = nil,
-    source: SourceLocation? = nil
+    source: SourceLocation? = nil,
+    restart: RestartPolicy = .never,
+    healthCheck: HealthCheckManifest? = nil
   ) {
     self.name = name
     self.type = type
@@ -107,6 +115,8 @@ public struct ModuleManifest: Sendable, Hashable {
     self.targets = targets
     self.plugin = plugin
     self.source = source
+    self.restart = restart
+    self.healthCheck = healthCheck
   }
 
   /// BeeHive's module levels: basic modules start before normal ones.
