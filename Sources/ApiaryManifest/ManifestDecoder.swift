@@ -25,7 +25,8 @@ struct ManifestDecoder {
   static let moduleFileKeys = ["schemaVersion", "modules"]
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
-    "optional", "config", "services", "targets", "library", "version", "sha256",
+    "optional", "config", "services", "targets", "library", "version", "sha256", "placement",
+    "command",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
@@ -185,12 +186,13 @@ struct ManifestDecoder {
     let services = (array(fields, "services") ?? []).compactMap { service($0.node, $0.path) }
     let targets = (array(fields, "targets") ?? []).compactMap { target($0.node, $0.path) }
     let plugin = pluginReference(fields)
+    let (placement, command) = placement(fields)
     guard let name, let type else { return nil }
     return ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
-      source: location(path, node))
+      source: location(path, node), placement: placement, command: command)
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

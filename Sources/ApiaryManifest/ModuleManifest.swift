@@ -21,6 +21,8 @@ import ApiarySupport
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
+/// | `placement` | `host` (in the host's process) or `process` (a child process of its own) | `host` |
+/// | `command` | for `process`: the program and arguments to start instead of `apiary child` | none |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -73,6 +75,13 @@ public struct ModuleManifest: Sendable, Hashable {
   public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
+  /// Where the module runs: in the host's process, or in a child process behind the wire
+  /// protocol (`docs/wire-protocol.md`).
+  public var placement: Placement
+  /// For a process-placed module not written in Swift: the program and its arguments, started
+  /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
+  /// manifest file's directory.
+  public var command: [String]?
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -91,7 +100,9 @@ public struct ModuleManifest: Sendable, Hashable {
     services: [ServiceManifest] = [],
     targets: [TargetManifest] = [],
     plugin: PluginReference? = nil,
-    source: SourceLocation? = nil
+    source: SourceLocation? = nil,
+    placement: Placement = .host,
+    command: [String]? = nil
   ) {
     self.name = name
     self.type = type
@@ -107,6 +118,17 @@ public struct ModuleManifest: Sendable, Hashable {
     self.targets = targets
     self.plugin = plugin
     self.source = source
+    self.placement = placement
+    self.command = command
+  }
+
+  /// Where a module runs.
+  public enum Placement: String, Sendable, Hashable, CaseIterable {
+    /// In the host's process (the default).
+    case host
+    /// In a child process of its own, which the host starts, talks to over the wire protocol
+    /// and outlives.
+    case process
   }
 
   /// BeeHive's module levels: basic modules start before normal ones.
