@@ -47,7 +47,7 @@ let package = Package(
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"] + layers),
-    // Process placement: child processes, their wire protocol and their supervision (host only).
+    // Process placement: the wire protocol, child processes and the modules that stand for them.
     .target(name: "ApiaryProcess", dependencies: ["Apiary"] + layers),
     // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
     // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
@@ -69,8 +69,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
-    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryProcessTests", dependencies: ["ApiaryProcess"] + layers),
+    .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ],
   swiftLanguageModes: [.v6]

@@ -25,8 +25,8 @@ struct ManifestDecoder {
   static let moduleFileKeys = ["schemaVersion", "modules"]
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
-    "optional", "config", "services", "targets", "library", "version", "sha256",
-    "restart", "healthCheck",
+    "optional", "config", "services", "targets", "library", "version", "sha256", "placement",
+    "command", "restart", "healthCheck",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
@@ -186,6 +186,7 @@ struct ManifestDecoder {
     let services = (array(fields, "services") ?? []).compactMap { service($0.node, $0.path) }
     let targets = (array(fields, "targets") ?? []).compactMap { target($0.node, $0.path) }
     let plugin = pluginReference(fields)
+    let (placement, command) = placement(fields)
     let restart = restartPolicy(fields) ?? .never
     let healthCheck = healthCheck(fields)
     guard let name, let type else { return nil }
@@ -193,7 +194,8 @@ struct ManifestDecoder {
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
-      source: location(path, node), restart: restart, healthCheck: healthCheck)
+      source: location(path, node), placement: placement, command: command, restart: restart,
+      healthCheck: healthCheck)
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

@@ -21,6 +21,8 @@ import ApiarySupport
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
+/// | `placement` | `host` (in the host's process) or `process` (a child process of its own) | `host` |
+/// | `command` | for `process`: the program and arguments to start instead of `apiary child` | none |
 /// | `restart` | a child process's ``RestartPolicy`` | `never` |
 /// | `healthCheck` | a child process's ping, ``HealthCheckManifest`` | none |
 ///
@@ -75,6 +77,13 @@ public struct ModuleManifest: Sendable, Hashable {
   public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
+  /// Where the module runs: in the host's process, or in a child process behind the wire
+  /// protocol (`docs/wire-protocol.md`).
+  public var placement: Placement
+  /// For a process-placed module not written in Swift: the program and its arguments, started
+  /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
+  /// manifest file's directory.
+  public var command: [String]?
   /// What the host does when the module's child process ends on its own.
   public var restart: RestartPolicy
   /// The ping that finds a hung child process; nil for none.
@@ -98,6 +107,8 @@ public struct ModuleManifest: Sendable, Hashable {
     targets: [TargetManifest] = [],
     plugin: PluginReference? = nil,
     source: SourceLocation? = nil,
+    placement: Placement = .host,
+    command: [String]? = nil,
     restart: RestartPolicy = .never,
     healthCheck: HealthCheckManifest? = nil
   ) {
@@ -115,8 +126,19 @@ public struct ModuleManifest: Sendable, Hashable {
     self.targets = targets
     self.plugin = plugin
     self.source = source
+    self.placement = placement
+    self.command = command
     self.restart = restart
     self.healthCheck = healthCheck
+  }
+
+  /// Where a module runs.
+  public enum Placement: String, Sendable, Hashable, CaseIterable {
+    /// In the host's process (the default).
+    case host
+    /// In a child process of its own, which the host starts, talks to over the wire protocol
+    /// and outlives.
+    case process
   }
 
   /// BeeHive's module levels: basic modules start before normal ones.
