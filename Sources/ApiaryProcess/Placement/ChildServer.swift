@@ -62,6 +62,7 @@ package final class ChildServer: Sendable {
 
   /// Serves until the host closes the child's standard input; returns the exit status.
   package func serve(reading: Int32, writing: Int32) async -> Int32 {
+    Lifeline.watchParent()  // end with the host, however the host ends
     let connection = RPCConnection(reading: reading, writing: writing)
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()
@@ -95,7 +96,9 @@ package final class ChildServer: Sendable {
         }
       }
       try await session.progress.reached(1)
-      return ["events": kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)]
+      return [
+        "events": kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)
+      ]
     case "start":
       let names = params["events"]?.arrayValue?.compactMap(\.stringValue) ?? []
       session.forwardEvents(names, from: kernel.events)

@@ -27,6 +27,7 @@ public final class ProcessModule: Module {
       child.terminate(grace: .seconds(1))
       throw error
     }
+    supervise(child, context: context)
   }
 
   public func start(_ context: ModuleContext) async throws {
@@ -41,6 +42,7 @@ public final class ProcessModule: Module {
   }
 
   public func tearDown(_ context: ModuleContext) async throws {
+    await ProcessSupervision.release(context.name)  // an exit from here on is no crash
     guard let link = ProcessLink.of(context) else { return }
     defer { ProcessLink.set(nil, for: context) }
     let outcome = await Result { try await Self.call(link, "tearDown") }
@@ -83,8 +85,10 @@ public final class ProcessModule: Module {
             module: name,
             RPCError(
               RPCError.failed,
-              failures.map { "\($0["module"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")" }
-                .joined(separator: "; ")))
+              failures.map {
+                "\($0["module"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+              }
+              .joined(separator: "; ")))
         }
         return report["handledBy"]?.arrayValue?.isEmpty == false ? .handled : .ignored
       }
@@ -102,7 +106,10 @@ public final class ProcessModule: Module {
 
   static func link(_ context: ModuleContext) throws -> ProcessLink {
     guard let link = ProcessLink.of(context) else {
-      throw ProcessModuleError(module: context.name, pid: nil, reason: "no child process running")
+      let status = ProcessSupervision.status(of: context.name)
+      throw ProcessModuleError(
+        module: context.name, pid: nil,
+        reason: status.map { "its child process is \($0)" } ?? "no child process running")
     }
     return link
   }

@@ -39,7 +39,8 @@ public final class ProcessTarget: Target {
 
   public static var actions: ActionTable<ProcessTarget> {
     let forward = Action<ProcessTarget>.sync { target, params in try target.forward(params) }
-    return ActionTable(Dictionary(uniqueKeysWithValues: names.withLock { $0 }.map { ($0, forward) }))
+    return ActionTable(
+      Dictionary(uniqueKeysWithValues: names.withLock { $0 }.map { ($0, forward) }))
   }
 
   /// Sends one call to the child and waits for its result.

@@ -99,6 +99,16 @@ package actor Supervisor {
     }
   }
 
+  /// Supervises a first child the caller started itself (a module's synchronous `setUp` does);
+  /// a child handed over after ``stop(grace:)`` is ended instead.
+  package func start(with child: SupervisedChild) async {
+    guard status.state == .starting, current == nil else {
+      _ = await discard(child)
+      return
+    }
+    adopt(child)
+  }
+
   /// Ends the child for good (SIGTERM, then SIGKILL after `grace`); no restart follows, and
   /// calls waiting for it fail.
   package func stop(grace: Duration) async {
@@ -113,6 +123,19 @@ package actor Supervisor {
       $0.pid = nil
       $0.lastExit = exit
     }
+  }
+
+  /// Stops supervising without ending the child, for a caller that ends it itself (placement
+  /// says goodbye over the wire first); no restart follows, and calls waiting for it fail.
+  package func release() {
+    generation += 1
+    endTasks()
+    current = nil
+    update {
+      $0.state = .stopped
+      $0.pid = nil
+    }
+    failWaiters(reason: "it was stopped")
   }
 
   /// `:restart`: ends the running child (SIGTERM, then SIGKILL after `grace`) and starts a new

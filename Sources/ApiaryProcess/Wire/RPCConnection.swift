@@ -23,9 +23,10 @@ import Foundation
 package final class RPCConnection: Sendable {
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``).
-  package typealias Handler = @Sendable (_ method: String, _ params: JSONValue) async throws -> (
-    any Sendable
-  )?
+  package typealias Handler =
+    @Sendable (_ method: String, _ params: JSONValue) async throws -> (
+      any Sendable
+    )?
 
   private typealias Completion = @Sendable (Result<JSONValue, any Error>) -> Void
 
