@@ -47,7 +47,9 @@ struct Session {
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
   /// load gate as at boot. Every module of the file is required.
   private func load(_ file: String) async -> String {
-    var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog)
+    let file = kernel.application.source?.file ?? ""
+    let directory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
+    var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
     do {
       let modules = try loader.load(file: file).filter(\.isEnabled)
       for module in modules { try await kernel.add(module) }

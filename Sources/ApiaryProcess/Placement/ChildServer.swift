@@ -116,14 +116,12 @@ package final class ChildServer: Sendable {
       guard let target = params["target"]?.stringValue, let action = params["action"]?.stringValue
       else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
       let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
+      if let url = params["url"]?.stringValue {
+        return try await refusing { try await kernel.mediator.open(url) }
+      }
       return try await refusing {
         try await kernel.mediator.perform(target: target, action: action, params: values)
       }
-    case "open":
-      guard let url = params["url"]?.stringValue else {
-        throw RPCError(RPCError.invalidParams, "open needs 'url'")
-      }
-      return try await refusing { try await kernel.mediator.open(url) }
     case "event":
       guard let name = params["name"]?.stringValue else {
         throw RPCError(RPCError.invalidParams, "event needs 'name'")
@@ -201,7 +199,7 @@ final class ChildPhases: Module {
 }
 
 /// The child application's fallback: a call to a target the child does not have goes to the
-/// host, as a `perform`, or as an `open` when it came by URL (the host applies its URL policy).
+/// host as a `perform`, with the URL when it came by URL (the host applies its URL policy).
 final class HostForwarder: Target {
   let session: ChildSession
 
@@ -213,13 +211,15 @@ final class HostForwarder: Target {
     "forward": .sync { forwarder, params in
       let target = try params.string("target")
       let action = try params.string("action")
+      let empty: [String: any Sendable] = [:]
+      var message: [String: any Sendable] = ["target": target, "action": action, "params": empty]
       if case .remote(let url) = params.origin {
-        return try forwarder.session.call("open", ["url": url], what: "the URL")
+        message["url"] = url
+      } else {
+        message["params"] = params["params"] as? [String: any Sendable] ?? [:]
       }
-      let values = params["params"] as? [String: any Sendable] ?? [:]
       return try forwarder.session.call(
-        "perform", ["target": target, "action": action, "params": values],
-        what: "parameters of \(target).\(action)")
+        "perform", message, what: "parameters of \(target).\(action)")
     }
   ]
 }

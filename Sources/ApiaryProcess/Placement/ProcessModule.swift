@@ -154,14 +154,12 @@ public final class ProcessModule: Module {
           let action = params["action"]?.stringValue
         else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
         let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
+        if let url = params["url"]?.stringValue {
+          return try await refusing { try await mediator.open(url) }
+        }
         return try await refusing {
           try await mediator.perform(target: target, action: action, params: values)
         }
-      case "open":
-        guard let url = params["url"]?.stringValue else {
-          throw RPCError(RPCError.invalidParams, "open needs 'url'")
-        }
-        return try await refusing { try await mediator.open(url) }
       case "event":
         guard let name = params["name"]?.stringValue else {
           throw RPCError(RPCError.invalidParams, "event needs 'name'")

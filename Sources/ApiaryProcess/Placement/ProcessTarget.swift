@@ -4,8 +4,9 @@ import ApiaryMediator
 import ApiarySupport
 
 /// Stands in the host for a target of a process-placed module: every declared action forwards
-/// the checked parameters to the child (`perform`, or `open` for a remote call by URL, so the
-/// child applies the same URL policy) and checks the result against the action's `returns` kind.
+/// the checked parameters to the child (`perform`, with the URL of a remote call, so a Swift
+/// child applies the same URL policy again) and checks the result against the action's
+/// `returns` kind.
 ///
 /// A forwarded action is synchronous, so synchronous and `await`ed callers both work, as with a
 /// target in the host's process; a synchronous call waits at most the action's `timeout`.
@@ -49,15 +50,14 @@ public final class ProcessTarget: Target {
     let action = declared["\(params.target).\(params.action)"]
     let seconds = action?.timeout ?? ActionManifest.defaultTimeout
     let what = "\(params.target).\(params.action)"
-    let result: JSONValue
+    var message: [String: any Sendable] = [
+      "target": params.target, "action": params.action, "params": params.values,
+    ]
     if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
-      result = try ProcessModule.callBlocking(link, "open", ["url": url], seconds: seconds)
-    } else {
-      result = try ProcessModule.callBlocking(
-        link, "perform",
-        ["target": params.target, "action": params.action, "params": params.values],
-        what: "parameters of \(what)", seconds: seconds)
+      message["url"] = url
     }
+    let result = try ProcessModule.callBlocking(
+      link, "perform", message, what: "parameters of \(what)", seconds: seconds)
     if let kind = action?.returns, !Self.matches(result, kind) {
       throw ProcessModuleError(
         module: module, pid: link.child.pid,
