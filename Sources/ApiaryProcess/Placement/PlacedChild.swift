@@ -76,8 +76,22 @@ final class SpawnedChild: PlacedChild {
     for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
     var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for argument in arguments { free(argument) } }
+    // The child starts with no signal blocked and every signal at its default action, whatever
+    // the host's threads block or ignore (the host ignores SIGPIPE).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var all = sigset_t()
+    sigfillset(&all)
+    sigdelset(&all, SIGKILL)
+    sigdelset(&all, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let status = posix_spawnp(&pid, program, &actions, nil, &arguments, environ)
+    let status = posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ)
     close(toChild[0])
     close(fromChild[1])
     guard status == 0 else {
