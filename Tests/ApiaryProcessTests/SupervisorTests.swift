@@ -56,7 +56,8 @@ import Testing
     let crash = ChildCrashError(module: "notes", pid: child.process.pid, exit: .signaled(SIGSEGV))
     #expect(
       log.events == [
-        .started(pid: child.process.pid), .crashed(crash), .gaveUp(reason: crash.description),
+        .started(pid: child.process.pid, restarts: 0), .crashed(crash),
+        .gaveUp(reason: crash.outcome),
       ])
     #expect(
       crash.description
@@ -90,6 +91,7 @@ import Testing
     #expect(log.events.filter { if case .crashed = $0 { true } else { false } }.count == 3)
     if case .gaveUp(let reason) = log.events.last {
       #expect(reason.hasSuffix("exited with status 3; gave up after 2 restarts"))
+      #expect(reason.hasPrefix("its process "))
     } else {
       Issue.record("last event \(String(describing: log.events.last))")
     }
@@ -157,10 +159,12 @@ import Testing
       module: "notes", pid: first.process.pid, exit: .signaled(SIGKILL), hang: hang)
     #expect(
       Array(log.events.prefix(4)) == [
-        .started(pid: first.process.pid), .hung(pid: first.process.pid, hang), .crashed(crash),
+        .started(pid: first.process.pid, restarts: 0), .hung(pid: first.process.pid, hang),
+        .crashed(crash),
         .restarting(attempt: 1, delay: .milliseconds(500)),
       ])
     #expect(crash.description.hasPrefix("module 'notes' hung (no answer to a health check ping"))
+    #expect(crash.description.hasSuffix("; its process \(first.process.pid) was killed"))
     #expect(supervisor.status.restarts == 1)
     await supervisor.stop(grace: .zero)
   }

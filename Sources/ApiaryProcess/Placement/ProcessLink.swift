@@ -32,8 +32,16 @@ package final class ProcessLink: Sendable {
   /// child if it has not ended within `grace`.
   func close(grace: Duration) async {
     connection.end(with: ProcessModuleError(module: module, pid: child.pid, reason: "was stopped"))
-    child.terminate(grace: grace)
+    connection.closeOutput()
+    let exited = Locked(false)
+    let child = self.child
+    let deadline = Task {
+      try await Task.sleep(for: grace)
+      if !exited.withLock({ $0 }) { child.terminate(grace: .seconds(1)) }
+    }
     _ = await child.exitDescription()
+    exited.withLock { $0 = true }
+    deadline.cancel()
   }
 }
 

@@ -42,7 +42,7 @@ public final class ProcessModule: Module {
   }
 
   public func tearDown(_ context: ModuleContext) async throws {
-    await ProcessSupervision.release(context.name)  // an exit from here on is no crash
+    await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
     guard let link = ProcessLink.of(context) else { return }
     defer { ProcessLink.set(nil, for: context) }
     let outcome = await Result { try await Self.call(link, "tearDown") }

@@ -21,10 +21,13 @@ package struct ChildCrashError: Error, Sendable, Hashable, CustomStringConvertib
   }
 
   package var description: String {
-    if let hang {
-      return "module '\(module)' hung (\(hang)); its process \(pid) was killed"
-    }
+    hang == nil ? "module '\(module)' crashed: \(outcome)" : "module '\(module)' \(outcome)"
+  }
+
+  /// What happened, without the module's name: `its process 4242 exited with status 3`.
+  package var outcome: String {
+    if let hang { return "hung (\(hang)); its process \(pid) was killed" }
     let how = exit.description.hasPrefix("killed") ? "was \(exit)" : "\(exit)"
-    return "module '\(module)' crashed: its process \(pid) \(how)"
+    return "its process \(pid) \(how)"
   }
 }

@@ -14,7 +14,8 @@ import Foundation
 ///   every other descriptor is closed in the child, also ones plugin code opened without
 ///   close-on-exec.
 /// - It runs in its own process group, so a Ctrl-C at the terminal reaches only the host, which
-///   tears children down in order; signal dispositions and the mask are reset to the defaults.
+///   tears children down in order; every signal starts at its default action, none blocked,
+///   whatever the host ignores (`SIGPIPE`) or blocks.
 /// - A thread reads its standard error line by line and hands each line, tagged with ``name``
 ///   (`[notes] message`), to a handler.
 /// - A thread waits for its exit with `waitid(P_PID, pid)`, so it never reaps another child's
@@ -22,8 +23,9 @@ import Foundation
 ///   (`WNOWAIT`), then reaps under the same lock ``send(_:)`` takes, so a signal never reaches a
 ///   process that reused the pid.
 ///
-/// The object owns ``input`` and ``output`` and closes them when it is released: keep a
-/// reference while reading or writing them.
+/// The object closes ``output`` when it is released: keep a reference while reading it.
+/// ``input`` belongs to its writer, which closes it once (``closeInput()``, or a wire
+/// connection's own close).
 ///
 /// ```swift
 /// let child = try ChildProcess.spawn(executable: "/bin/sh", arguments: ["-c", "exit 3"])
@@ -53,7 +55,6 @@ package final class ChildProcess: Sendable {
   }
 
   deinit {
-    closeInput()
     close(output)
   }
 
@@ -105,10 +106,9 @@ package final class ChildProcess: Sendable {
     sigemptyset(&noSignals)
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD] {
-      sigaddset(&defaults, signal)
-    }
+    sigfillset(&defaults)
+    sigdelset(&defaults, SIGKILL)
+    sigdelset(&defaults, SIGSTOP)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(

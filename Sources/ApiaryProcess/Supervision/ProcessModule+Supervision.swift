@@ -9,11 +9,12 @@ extension ProcessModule {
   func supervise(_ child: any PlacedChild, context: ModuleContext) {
     guard let process = child as? ChildProcess, let link = ProcessLink.of(context) else { return }
     ProcessSupervision.supervise(
-      module: context.name, restart: context.manifest.restart,
+      module: context.name, owner: context, restart: context.manifest.restart,
       healthCheck: context.manifest.healthCheck, first: Self.supervised(process, link),
       relaunch: { [self] in try await relaunch(context) },
       crashed: { [self] crash in
         childDidExit(crash.hang.map { "\($0); killed" } ?? crash.exit.description, context: context)
+        ProcessLink.of(context)?.connection.closeOutput()
         ProcessLink.set(nil, for: context)
       })
   }
@@ -38,6 +39,7 @@ extension ProcessModule {
       try await ready(context)
       return Self.supervised(process, try Self.link(context))
     } catch {
+      ProcessLink.of(context)?.connection.closeOutput()
       ProcessLink.set(nil, for: context)
       _ = await process.terminate(grace: .zero) as ChildExit
       throw error

@@ -2,7 +2,7 @@ import ApiaryManifest
 import ApiarySupport
 
 /// The supervisors of this host's process-placed modules, by module name: placement starts one
-/// per module (``supervise(module:restart:healthCheck:first:relaunch:crashed:)``), the host's
+/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:crashed:)``), the host's
 /// commands find them for `:restart` and `:modules`, and ``gaveUp`` tells the host's kernel to
 /// mark a module failed.
 ///
@@ -11,7 +11,12 @@ import ApiarySupport
 /// try await ProcessSupervision.supervisor(of: "notes")?.restart(grace: .seconds(2))
 /// ```
 package enum ProcessSupervision {
-  private static let supervisors = Locked<[String: Supervisor]>([:])
+  /// By module name; `owner` is the module context, so a release never takes another
+  /// kernel's supervisor of the same name (tests run kernels side by side).
+  private static let supervisors = Locked<
+    [String: (owner: ObjectIdentifier, supervisor: Supervisor)]
+  >(
+    [:])
   private static let gaveUpHandler = Locked<@Sendable (String, String) -> Void>({ _, _ in })
 
   /// Called with a module's name and the reason when its child will not come back.
@@ -21,7 +26,7 @@ package enum ProcessSupervision {
   }
 
   package static func supervisor(of module: String) -> Supervisor? {
-    supervisors.withLock { $0[module] }
+    supervisors.withLock { $0[module]?.supervisor }
   }
 
   /// The status of `module`'s child; nil for a module not placed in a process.
@@ -36,9 +41,11 @@ package enum ProcessSupervision {
   /// ```text
   /// apiary: module 'notes' crashed: its process 4242 was killed by signal 11 (SIGSEGV)
   /// apiary: restarting 'notes' in 0.5 seconds (restart 1 of 3)
+  /// apiary: module 'notes' running again: pid 4250 (restart 1)
   /// ```
   package static func supervise(
     module: String,
+    owner: AnyObject,
     restart: RestartPolicy,
     healthCheck: HealthCheckManifest?,
     first: SupervisedChild,
@@ -49,7 +56,10 @@ package enum ProcessSupervision {
       module: module, restart: restart, healthCheck: healthCheck, launch: relaunch,
       onEvent: { event in
         switch event {
-        case .started: break
+        case .started(let pid, let restarts):
+          if restarts > 0 {
+            say("module '\(module)' running again: pid \(pid) (restart \(restarts))")
+          }
         case .hung(let pid, let failure):
           say("module '\(module)' (pid \(pid)) hung: \(failure); killing it")
         case .crashed(let crash):
@@ -61,20 +71,19 @@ package enum ProcessSupervision {
           gaveUp(module, reason)
         }
       })
-    let previous = supervisors.withLock { table in
-      defer { table[module] = supervisor }
-      return table[module]
-    }
-    Task {
-      await previous?.stop(grace: .zero)
-      await supervisor.start(with: first)
-    }
+    // A module's supervisor is released at its `tearDown`, before the name can be set up again.
+    supervisors.withLock { $0[module] = (ObjectIdentifier(owner), supervisor) }
+    Task { await supervisor.start(with: first) }
   }
 
   /// Stops supervising `module`'s child, which the caller then ends (no restart follows), and
   /// forgets its supervisor.
-  package static func release(_ module: String) async {
-    let supervisor = supervisors.withLock { $0.removeValue(forKey: module) }
+  package static func release(_ module: String, owner: AnyObject) async {
+    let supervisor = supervisors.withLock { table -> Supervisor? in
+      guard let entry = table[module], entry.owner == ObjectIdentifier(owner) else { return nil }
+      table[module] = nil
+      return entry.supervisor
+    }
     await supervisor?.release()
   }
 

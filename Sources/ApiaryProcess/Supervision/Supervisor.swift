@@ -198,7 +198,7 @@ package actor Supervisor {
       $0.state = .running
       $0.pid = child.process.pid
     }
-    onEvent(.started(pid: child.process.pid))
+    onEvent(.started(pid: child.process.pid, restarts: status.restarts))
     for waiter in waiters.values { waiter.resume(returning: child) }
     waiters = [:]
     tasks.append(
@@ -238,10 +238,10 @@ package actor Supervisor {
     onEvent(.crashed(crash))
     let failed = !exit.isClean || hangFailure != nil
     guard restartPolicy.policy == .onFailure, failed else {
-      fail(reason: crash.description)
+      fail(reason: crash.outcome)
       return
     }
-    scheduleRestart(after: crash.description)
+    scheduleRestart(after: crash.outcome)
   }
 
   /// Waits out the backoff and starts a new child, or gives up when the restarts are used up.
@@ -279,7 +279,7 @@ package actor Supervisor {
     } catch {
       guard generation == expected else { return }
       update { $0.restarts += 1 }
-      scheduleRestart(after: "module '\(module)' did not start again: \(error)")
+      scheduleRestart(after: "it did not start again: \(error)")
     }
   }
 

@@ -1,7 +1,7 @@
 /// What a ``Supervisor`` tells the placement code, in order, as a child's life goes on.
 package enum SupervisorEvent: Sendable, Hashable {
-  /// A child is running (first start, automatic restart or `:restart`).
-  case started(pid: Int32)
+  /// A child is running (first start, automatic restart or `:restart`); `restarts` so far.
+  case started(pid: Int32, restarts: Int)
   /// A health check failed; the child is being killed (a ``crashed(_:)`` follows).
   case hung(pid: Int32, HealthFailure)
   /// The child ended without being asked to: fail the calls in flight with this error.

@@ -100,18 +100,30 @@ package struct FrameReader {
 /// Writes frames to a file descriptor, one whole frame at a time even from many threads.
 package final class FrameWriter: Sendable {
   private let descriptor: Int32
-  private let lock = Locked(())
+  /// Whether ``close()`` closed the descriptor; read and written under the lock, which also
+  /// keeps one frame's bytes together.
+  private let closed = Locked(false)
 
   package init(descriptor: Int32) {
     self.descriptor = descriptor
+  }
+
+  /// Closes the descriptor (the reader sees the end of input); later frames fail.
+  package func close() {
+    closed.withLock { closed in
+      guard !closed else { return }
+      closed = true
+      _ = systemClose(descriptor)
+    }
   }
 
   /// Writes `body` as one frame.
   package func send(_ body: String) throws(FrameError) {
     var frame = "Content-Length: \(body.utf8.count)\r\n\r\n"
     frame += body
-    let failure: Int32? = lock.withLock { _ in
-      frame.withUTF8 { bytes in
+    let failure: Int32? = closed.withLock { closed in
+      if closed { return EBADF }
+      return frame.withUTF8 { bytes in
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
@@ -150,3 +162,5 @@ package enum FrameError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
+
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }

@@ -148,6 +148,12 @@ package final class RPCConnection: Sendable {
     return id
   }
 
+  /// Closes the writing side: the peer reads the end of its input. Calls in flight stay in
+  /// flight until their answers arrive or the connection ends.
+  package func closeOutput() {
+    writer.close()
+  }
+
   /// Fails every request in flight, and every later one, with `error`; the first call wins.
   package func end(with error: any Error) {
     let failed = state.withLock { state -> [Completion] in

@@ -3,10 +3,12 @@
 
 Target `greeter`: `greet` answers "hello, NAME" and posts `note.saved` to the host (a note
 whose title is the greeting); `countNotes` calls the host's `notes.list` while the host's call
-is in flight. It handles the custom event `greet.requested`.
+is in flight; `fail` throws; `crash` dies of SIGSEGV. It handles the custom event
+`greet.requested`.
 """
 import json
 import os
+import signal
 import sys
 
 wire_in = sys.stdin.buffer
@@ -80,6 +82,8 @@ def handle(method, params):
             return text
         if action == "countNotes":
             return len(call("perform", {"target": "notes", "action": "list", "params": {}}))
+        if action == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
         if action == "fail":
             raise RuntimeError("greeter refuses: %s" % values.get("why", "no reason"))
     raise LookupError("no method %s for %s" % (method, params.get("target")))
