@@ -16,7 +16,7 @@ extension BootPlan {
         "level": module.level.rawValue, "priority": module.priority,
         "dependencies": module.dependencies, "start": module.isAsync ? "async" : "sync",
         "optional": module.isOptional, "timeout": module.startTimeout,
-        "source": JSONDocument.location(module.source),
+        "source": JSONDocument.location(module.source), "placement": module.placement.rawValue,
       ]
     }
     return JSONDocument.render(

@@ -66,7 +66,7 @@ import Testing
     #expect(lines[2] == #"[{"id":2,"title":"hello world"}]"#)
     // The host applies the URL policy before anything crosses.
     #expect(lines[3].hasPrefix("error: search/query: parameter 'limit'"))
-    #expect(lines[7].hasPrefix("search") && lines[7].hasSuffix("running"))
+    #expect(lines[7].hasPrefix("search") && lines[7].contains("running  (process: running, pid"))
   }
 
   @Test func inspectShowsTheProxyAndValidateAcceptsThePlacement() throws {
