@@ -18,14 +18,16 @@ import ApiarySupport
 /// let server = try ChildServer(application: app, module: manifest, catalog: catalog)
 /// exit(await server.serve(reading: 0, writing: wire))
 /// ```
-package final class ChildServer: Sendable {
+///
+/// Public so a host embedding the runtime (the benchmarks) can serve a child too.
+public final class ChildServer: Sendable {
   static let hostName = "apiary-host"
 
   let kernel: Kernel
   let module: String
   let session: ChildSession
 
-  package init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
+  public init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
     throws
   {
     var application = application
@@ -61,7 +63,7 @@ package final class ChildServer: Sendable {
   }
 
   /// Serves until the host closes the child's standard input; returns the exit status.
-  package func serve(reading: Int32, writing: Int32) async -> Int32 {
+  public func serve(reading: Int32, writing: Int32) async -> Int32 {
     let connection = RPCConnection(reading: reading, writing: writing)
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()
