@@ -26,6 +26,7 @@ public final class ChildServer: Sendable {
   let kernel: Kernel
   let module: String
   let session: ChildSession
+  let service: CallService
 
   public init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
     throws
@@ -57,6 +58,7 @@ public final class ChildServer: Sendable {
       ])
     kernel = try Kernel(application: application, modules: [phases, placed], catalog: catalog)
     self.module = module.name
+    service = CallService(mediator: kernel.mediator, events: kernel.events)
     session = ChildSession()
     let session = self.session
     try kernel.container.register(ChildSession.self, scope: .singleton) { _ in session }
@@ -68,7 +70,7 @@ public final class ChildServer: Sendable {
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()
     connection.start(
-      handler: { [self] method, params in try await handle(method, params) },
+      handler: { [self] method, params in try handle(method, params) },
       ended: { reason in
         ended.pass(1)
         return ConnectionClosed(reason: reason)
@@ -78,15 +80,14 @@ public final class ChildServer: Sendable {
     return session.failed.withLock { $0 } ? 1 : 0
   }
 
-  private func handle(_ method: String, _ params: JSONValue) async throws -> (any Sendable)? {
+  private func handle(_ method: String, _ params: JSONValue) throws -> (any Sendable)? {
+    let (kernel, session, module) = (self.kernel, self.session, self.module)
     switch method {
     case "initialize":
       let handshake = ProcessHost.handshake
       try handshake.check(params)
       return handshake.message(module: module, pid: getpidValue())
     case "setUp":
-      let kernel = self.kernel
-      let session = self.session
       Task {
         do {
           try await kernel.boot()
@@ -96,51 +97,27 @@ public final class ChildServer: Sendable {
           session.progress.fail(error)
         }
       }
-      try await session.progress.reached(1)
-      return ["events": kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)]
+      try awaitBlocking { try await session.progress.reached(1) }
+      let events = kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)
+      return ["events": events]
     case "start":
       let names = params["events"]?.arrayValue?.compactMap(\.stringValue) ?? []
       session.forwardEvents(names, from: kernel.events)
       session.permission.pass(1)
-      try await session.progress.reached(2)
+      try awaitBlocking { try await session.progress.reached(2) }
       return [String: Int]()
     case "ready":
       session.permission.pass(2)
-      try await session.progress.reached(3)
+      try awaitBlocking { try await session.progress.reached(3) }
       return [String: Int]()
     case "tearDown":
-      await kernel.shutdown()
-      return [String: Int]()
-    case "perform":
-      guard let target = params["target"]?.stringValue, let action = params["action"]?.stringValue
-      else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
-      let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
-      if let url = params["url"]?.stringValue {
-        return try await refusing { try await kernel.mediator.open(url) }
-      }
-      return try await refusing {
-        try await kernel.mediator.perform(target: target, action: action, params: values)
-      }
-    case "event":
-      guard let name = params["name"]?.stringValue else {
-        throw RPCError(RPCError.invalidParams, "event needs 'name'")
-      }
-      let payload = params["payload"]?.plainValue as? [String: any Sendable] ?? [:]
-      return EventReport(await kernel.events.post(name, payload: payload)).wire
-    case "ping":
+      try awaitBlocking { await kernel.shutdown() }
       return [String: Int]()
     default:
-      throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
-    }
-  }
-
-  private func refusing(_ body: () async throws -> (any Sendable)?) async throws -> (
-    any Sendable
-  )? {
-    do {
-      return try await body()
-    } catch let error as MediatorError {
-      throw RPCError(RPCError.refused, "\(error)")
+      guard let answer = try service.answer(method, params) else {
+        throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
+      }
+      return answer
     }
   }
 }
