@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "e2f439024501f8d0cf16137bda2f415573b66be0eb2fe2ea9a2a41fd021b478c"
+#define APIARY_ABI_HASH "2d66e9963931934b4c420cb0d7debdd5c16925342e78e22ee3c32877131b223a"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
