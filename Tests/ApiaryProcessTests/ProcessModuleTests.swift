@@ -38,11 +38,13 @@ import Testing
               parameters: [ParameterManifest(name: "name", kind: .string, defaultValue: "world")],
               returns: .string),
             ActionManifest(name: "countNotes", returns: .int),
-            ActionManifest(name: "fail", parameters: [ParameterManifest(name: "why", kind: .string)]),
+            ActionManifest(
+              name: "fail", parameters: [ParameterManifest(name: "why", kind: .string)]),
             ActionManifest(name: "crash"),
           ])
       ], placement: .process)
-    let proxy = ProcessPlacement.proxy(for: greeter, command: [Self.python ?? "python3", Self.script])
+    let proxy = ProcessPlacement.proxy(
+      for: greeter, command: [Self.python ?? "python3", Self.script])
     return try Kernel(
       application: ApplicationManifest(name: "Test", scheme: "test", environment: .test),
       modules: [notes, proxy], catalog: catalog)
@@ -59,9 +61,12 @@ import Testing
     // The child calls notes.list in the host while the host's call waits for it.
     let count = try await kernel.mediator.perform(target: "greeter", action: "countNotes")
     #expect(count as? Int == 3)
-    await #expect(throws: MediatorError.self) { try await kernel.mediator.open("test://greeter/countNotes") }
+    await #expect(throws: MediatorError.self) {
+      try await kernel.mediator.open("test://greeter/countNotes")
+    }
     let failure = await #expect(throws: ChildCallError.self) {
-      try await kernel.mediator.perform(target: "greeter", action: "fail", params: ["why": "a test"])
+      try await kernel.mediator.perform(
+        target: "greeter", action: "fail", params: ["why": "a test"])
     }
     #expect(failure?.description == "greeter refuses: a test")
     let report = await kernel.events.post("greet.requested", payload: ["name": "Bo"])

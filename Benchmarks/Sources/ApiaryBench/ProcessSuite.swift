@@ -13,7 +13,8 @@ enum ProcessSuite {
   static let placed = ModuleManifest(
     name: "pmath", type: "ApiaryBench.QuietModule",
     targets: [
-      TargetManifest(name: "pmath", type: "ApiaryBench.MathTarget", actions: MathTarget.manifest.actions)
+      TargetManifest(
+        name: "pmath", type: "ApiaryBench.MathTarget", actions: MathTarget.manifest.actions)
     ], placement: .process)
 
   static let application = ApplicationManifest(name: "Process", scheme: "bench")
@@ -37,7 +38,8 @@ enum ProcessSuite {
     ProcessPlacement.prepare(catalog)
     let executable = CommandLine.arguments[0]
     let command = [
-      executable.hasPrefix("/") ? executable : FileManager.default.currentDirectoryPath + "/" + executable,
+      executable.hasPrefix("/")
+        ? executable : FileManager.default.currentDirectoryPath + "/" + executable,
       childFlag,
     ]
     let kernel: Kernel
@@ -45,7 +47,8 @@ enum ProcessSuite {
       kernel = try Kernel(
         application: application,
         modules: [
-          ModuleManifest(name: "math", type: "ApiaryBench.QuietModule", targets: [MathTarget.manifest]),
+          ModuleManifest(
+            name: "math", type: "ApiaryBench.QuietModule", targets: [MathTarget.manifest]),
           ProcessPlacement.proxy(for: placed, command: command),
         ],
         catalog: catalog)

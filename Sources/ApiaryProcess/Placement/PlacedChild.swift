@@ -31,8 +31,8 @@ package protocol PlacedChild: Sendable {
 /// let child = try ChildLauncher.launch(["/usr/bin/python3", "greeter.py"], module: "greeter")
 /// ```
 package enum ChildLauncher {
-  package typealias Launch = @Sendable (_ command: [String], _ module: String) throws -> any
-    PlacedChild
+  package typealias Launch =
+    @Sendable (_ command: [String], _ module: String) throws -> any PlacedChild
 
   private static let current = Locked<Launch>({ command, _ in try SpawnedChild.spawn(command) })
 
@@ -73,7 +73,9 @@ final class SpawnedChild: PlacedChild {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    for descriptor in toChild + fromChild {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
     var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for argument in arguments { free(argument) } }
     // The child starts with no signal blocked and every signal at its default action, whatever

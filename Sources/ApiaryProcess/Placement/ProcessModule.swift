@@ -83,8 +83,10 @@ public final class ProcessModule: Module {
             module: name,
             RPCError(
               RPCError.failed,
-              failures.map { "\($0["module"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")" }
-                .joined(separator: "; ")))
+              failures.map {
+                "\($0["module"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+              }
+              .joined(separator: "; ")))
         }
         return report["handledBy"]?.arrayValue?.isEmpty == false ? .handled : .ignored
       }

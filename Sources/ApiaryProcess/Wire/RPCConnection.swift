@@ -25,9 +25,10 @@ package final class RPCConnection: Sendable {
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
   /// Dispatch worker and may block it (see ``awaitBlocking(_:)`` for `async` work).
-  package typealias Handler = @Sendable (_ method: String, _ params: JSONValue) throws -> (
-    any Sendable
-  )?
+  package typealias Handler =
+    @Sendable (_ method: String, _ params: JSONValue) throws -> (
+      any Sendable
+    )?
 
   private typealias Completion = @Sendable (Result<JSONValue, any Error>) -> Void
 
