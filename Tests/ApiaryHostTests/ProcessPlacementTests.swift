@@ -124,6 +124,33 @@ import Testing
   }
 
   @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func aProcessPlacedModuleLoadsAndUnloadsWhileTheHostRuns() throws {
+    let directory = try Self.manifests()
+    let extra = HostProcess.temporaryDirectory()
+    try Self.greeter.write(
+      to: extra.appendingPathComponent("greeter.json"), atomically: true, encoding: .utf8)
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("greeter.py"),
+      to: extra.appendingPathComponent("greeter.py"))
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: """
+        :load \(extra.path)/greeter.json
+        notebook://greeter/greet?name=Cy
+        :remove greeter
+        notebook://greeter/greet?name=Cy
+        """)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(result.stdout)")
+    guard lines.count == 4 else { return }
+    #expect(lines[0] == "loaded 'greeter'")
+    #expect(lines[1] == #""hello, Cy""#)
+    #expect(lines[2] == "removed 'greeter'")
+    #expect(lines[3].hasPrefix("error: "))
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
   func aChildThatDiesFailsItsCallsAndTheHostGoesOn() throws {
     let directory = try Self.manifests(greeter: try Self.greeter)
     let result = try HostProcess.run(

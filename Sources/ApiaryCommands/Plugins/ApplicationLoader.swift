@@ -96,7 +96,7 @@ struct ApplicationLoader {
         PluginRequest(
           path: plugin.path, version: plugin.version, sha256: plugin.sha256, origin: origin))
     }
-    guard !requests.isEmpty else { return modules }
+    guard !requests.isEmpty else { return modules.map { $0.isEnabled ? placed($0) : $0 } }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
     let requiredRefused = modules.contains { module in
