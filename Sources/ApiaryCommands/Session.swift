@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryProcess
 import ApiaryTooling
 
 /// Turns one line of `apiary run`'s standard input into an action on the running kernel.
@@ -14,7 +15,12 @@ struct Session {
     switch (words.first ?? "", words.count) {
     case ("help", _): return RunCommand.usage.lines
     case ("modules", 1):
-      return await kernel.moduleStates.map { "\($0.name.padding(12)) \($0.state)" }
+      return await kernel.moduleStates.map { module in
+        let child = ProcessSupervision.status(of: module.name).map { "  (process: \($0))" }
+        return "\(module.name.padding(12)) \(module.state)\(child ?? "")"
+      }
+    case ("restart", 2):
+      return [await restart(words[1])]
     case ("remove", 2):
       do {
         try await kernel.remove(words[1])
@@ -49,6 +55,34 @@ struct Session {
       let modules = try loader.load(file: file).filter(\.isEnabled)
       for module in modules { try await kernel.add(module) }
       return "loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"
+    } catch {
+      return "error: \(error)"
+    }
+  }
+
+  /// Restarts a process-placed module's child, which loads its plugin library anew. A module
+  /// whose child failed for good is set up, started and readied again like a `:load`ed one.
+  private func restart(_ name: String) async -> String {
+    if let supervisor = ProcessSupervision.supervisor(of: name) {
+      let grace = Duration.seconds(
+        kernel.plan.modules.first { $0.name == name }?.startTimeout ?? 10)
+      do {
+        let child = try await supervisor.restart(grace: grace)
+        return "restarted '\(name)': pid \(child.process.pid)"
+      } catch {
+        return "error: \(error)"
+      }
+    }
+    guard let manifest = kernel.plan.modules.first(where: { $0.name == name }),
+      manifest.placement == .process
+    else { return "error: '\(name)' is not a module placed in a child process" }
+    guard case .failed? = await kernel.state(of: name) else {
+      return "error: '\(name)' is not running"
+    }
+    do {
+      try await kernel.remove(name)
+      try await kernel.add(manifest)
+      return "restarted '\(name)'"
     } catch {
       return "error: \(error)"
     }

@@ -26,7 +26,7 @@ struct ManifestDecoder {
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
     "optional", "config", "services", "targets", "library", "version", "sha256", "placement",
-    "command",
+    "command", "restart", "healthCheck",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
@@ -187,12 +187,15 @@ struct ManifestDecoder {
     let targets = (array(fields, "targets") ?? []).compactMap { target($0.node, $0.path) }
     let plugin = pluginReference(fields)
     let (placement, command) = placement(fields)
+    let restart = restartPolicy(fields) ?? .never
+    let healthCheck = healthCheck(fields)
     guard let name, let type else { return nil }
     return ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
-      source: location(path, node), placement: placement, command: command)
+      source: location(path, node), placement: placement, command: command, restart: restart,
+      healthCheck: healthCheck)
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

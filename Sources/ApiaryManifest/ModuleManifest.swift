@@ -23,6 +23,8 @@ import ApiarySupport
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
 /// | `placement` | `host` (in the host's process) or `process` (a child process of its own) | `host` |
 /// | `command` | for `process`: the program and arguments to start instead of `apiary child` | none |
+/// | `restart` | a child process's ``RestartPolicy`` | `never` |
+/// | `healthCheck` | a child process's ping, ``HealthCheckManifest`` | none |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -82,6 +84,10 @@ public struct ModuleManifest: Sendable, Hashable {
   /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
   /// manifest file's directory.
   public var command: [String]?
+  /// What the host does when the module's child process ends on its own.
+  public var restart: RestartPolicy
+  /// The ping that finds a hung child process; nil for none.
+  public var healthCheck: HealthCheckManifest?
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -102,7 +108,9 @@ public struct ModuleManifest: Sendable, Hashable {
     plugin: PluginReference? = nil,
     source: SourceLocation? = nil,
     placement: Placement = .host,
-    command: [String]? = nil
+    command: [String]? = nil,
+    restart: RestartPolicy = .never,
+    healthCheck: HealthCheckManifest? = nil
   ) {
     self.name = name
     self.type = type
@@ -120,6 +128,8 @@ public struct ModuleManifest: Sendable, Hashable {
     self.source = source
     self.placement = placement
     self.command = command
+    self.restart = restart
+    self.healthCheck = healthCheck
   }
 
   /// Where a module runs.

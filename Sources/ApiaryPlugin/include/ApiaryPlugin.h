@@ -24,7 +24,11 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "2d66e9963931934b4c420cb0d7debdd5c16925342e78e22ee3c32877131b223a"
+<<<<<<< HEAD
+#define APIARY_ABI_HASH "cdaf53b718f1b15ea83c4919049c34acd00ab5b780e6b34dcf16103014f748b0"
+=======
+#define APIARY_ABI_HASH "cdaf53b718f1b15ea83c4919049c34acd00ab5b780e6b34dcf16103014f748b0"
+>>>>>>> supervise
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

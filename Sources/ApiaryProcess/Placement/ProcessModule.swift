@@ -27,6 +27,7 @@ public final class ProcessModule: Module {
       child.terminate(grace: .seconds(1))
       throw error
     }
+    supervise(child, context: context)
   }
 
   public func start(_ context: ModuleContext) async throws {
@@ -41,6 +42,7 @@ public final class ProcessModule: Module {
   }
 
   public func tearDown(_ context: ModuleContext) async throws {
+    await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
     guard let link = ProcessLink.of(context) else { return }
     defer { ProcessLink.set(nil, for: context) }
     let outcome = await Result { try await Self.call(link, "tearDown") }
@@ -104,7 +106,10 @@ public final class ProcessModule: Module {
 
   static func link(_ context: ModuleContext) throws -> ProcessLink {
     guard let link = ProcessLink.of(context) else {
-      throw ProcessModuleError(module: context.name, pid: nil, reason: "no child process running")
+      let status = ProcessSupervision.status(of: context.name)
+      throw ProcessModuleError(
+        module: context.name, pid: nil,
+        reason: status.map { "its child process is \($0)" } ?? "no child process running")
     }
     return link
   }

@@ -125,7 +125,8 @@ struct ManifestDecoderTests {
       set.problems.map(\.message) == [
         "unknown key 'priorty' (did you mean 'priority'?)",
         "unknown key 'zzz' (expected one of name, type, level, priority, dependencies, async, "
-          + "timeout, enabled, optional, config, services, targets, library, version, sha256)",
+          + "timeout, enabled, optional, config, services, targets, library, version, sha256, "
+          + "placement, command, restart, healthCheck)",
       ])
     #expect(set.problems.first?.location.keyPath == "modules[0].priorty")
     #expect(set.problems.first?.location.column == 63)
