@@ -66,7 +66,7 @@ import Testing
     #expect(lines[2] == #"[{"id":2,"title":"hello world"}]"#)
     // The host applies the URL policy before anything crosses.
     #expect(lines[3].hasPrefix("error: search/query: parameter 'limit'"))
-    #expect(lines[7].hasPrefix("search") && lines[7].hasSuffix("running"))
+    #expect(lines[7].hasPrefix("search       running"))
   }
 
   @Test func inspectShowsTheProxyAndValidateAcceptsThePlacement() throws {
@@ -166,7 +166,8 @@ import Testing
     guard lines.count == 3 else { return }
     #expect(lines[0].hasPrefix("error: module 'greeter' (pid "))
     #expect(lines[0].hasSuffix("): killed by signal 11 (SIGSEGV)"))
-    #expect(lines[1] == lines[0])
+    // The module failed (supervision's restart policy decides what follows): no answer.
+    #expect(lines[1].hasPrefix("error: "))
     #expect(lines[2] == "[]")
   }
 

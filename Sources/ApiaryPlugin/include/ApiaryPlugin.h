@@ -24,11 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-<<<<<<< HEAD
-#define APIARY_ABI_HASH "cdaf53b718f1b15ea83c4919049c34acd00ab5b780e6b34dcf16103014f748b0"
-=======
-#define APIARY_ABI_HASH "cdaf53b718f1b15ea83c4919049c34acd00ab5b780e6b34dcf16103014f748b0"
->>>>>>> supervise
+#define APIARY_ABI_HASH "de4b3d51978e0f1a7e2a4df736d3b0a631886a48b4d96ac90e1496bec9e06942"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
