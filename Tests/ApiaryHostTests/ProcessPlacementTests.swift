@@ -77,6 +77,15 @@ import Testing
     #expect(inspect.status == 0, "\(inspect.stderr)")
     #expect(inspect.stdout.contains("search (module search, ApiaryProcess.ProcessTarget)"))
     #expect(inspect.stdout.contains("note.saved     search"))
+    let plan = try HostProcess.run(["plan", directory, "--format", "json"])
+    let document = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8))
+    let modules = (document as? [String: Any])?["modules"] as? [[String: Any]] ?? []
+    let placements = Dictionary(
+      uniqueKeysWithValues: modules.compactMap { module in
+        (module["name"] as? String).map { ($0, module["placement"] as? String ?? "") }
+      })
+    #expect(
+      placements == ["logging": "host", "store": "host", "notes": "host", "search": "process"])
   }
 
   @Test func validateReportsADependencyOnServicesInAChild() throws {
