@@ -44,8 +44,9 @@ struct Session {
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
   /// load gate as at boot. Every module of the file is required.
   private func load(_ file: String) async -> String {
-    let file = kernel.application.source?.file ?? ""
-    let directory = file.contains("/") ? String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]) : "."
+    // A process-placed module's child reads the application manifest from its directory.
+    let application = kernel.application.source?.file ?? ""
+    let directory = application.lastIndex(of: "/").map { String(application[..<$0]) } ?? "."
     var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
     do {
       let modules = try loader.load(file: file).filter(\.isEnabled)

@@ -3,8 +3,8 @@ import ApiaryManifest
 
 extension BootPlan {
   /// `apiary plan --format json`: the modules in boot order with level, priority, dependencies
-  /// and start mode. Later manifest fields (`placement`, `activation`) are added per module when
-  /// they exist; readers treat them as optional.
+  /// start mode and placement (`host` or `process`). Later manifest fields (`activation`) are
+  /// added per module when they exist; readers treat them as optional.
   ///
   /// ```swift
   /// print(kernel.plan.json(application: kernel.application))
@@ -16,7 +16,8 @@ extension BootPlan {
         "level": module.level.rawValue, "priority": module.priority,
         "dependencies": module.dependencies, "start": module.isAsync ? "async" : "sync",
         "optional": module.isOptional, "timeout": module.startTimeout,
-        "source": JSONDocument.location(module.source), "placement": module.placement.rawValue,
+        "placement": module.placement.rawValue,
+        "source": JSONDocument.location(module.source),
       ]
     }
     return JSONDocument.render(

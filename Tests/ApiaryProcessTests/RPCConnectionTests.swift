@@ -58,7 +58,7 @@ private struct Pair {
     pair.host.start { _, _ in nil }
     pair.child.start { _, params in
       let index = params["index"]?.intValue ?? -1
-      await gates.arrive(index)
+      try awaitBlocking { await gates.arrive(index) }
       return index * 10
     }
     async let first = pair.host.call("work", ["index": 0])
@@ -77,7 +77,7 @@ private struct Pair {
     let gates = Gates(count: 2)
     pair.host.start { _, _ in nil }
     pair.child.start { _, params in
-      await gates.arrive(params["index"]?.intValue ?? 0)
+      try awaitBlocking { await gates.arrive(params["index"]?.intValue ?? 0) }
       return nil
     }
     async let first = Result { try await pair.host.call("hang", ["index": 0]) }
@@ -97,7 +97,7 @@ private struct Pair {
     let gates = Gates(count: 1)
     pair.host.start(handler: { _, _ in nil }, ended: { ChildDied(reason: "signal 9 after \($0)") })
     pair.child.start { _, _ in
-      await gates.arrive(0)
+      try awaitBlocking { await gates.arrive(0) }
       return nil
     }
     async let call = Result { try await pair.host.call("hang") }
@@ -123,7 +123,7 @@ private struct Pair {
     pair.host.start { method, _ in method == "hostName" ? "host" : nil }
     pair.child.start { _, _ in
       // The child answers by calling back into the host while the host's call is in flight.
-      let name = try await pair.child.call("hostName")
+      let name = try pair.child.callBlocking("hostName")
       return "child saw \(name.stringValue ?? "")"
     }
     #expect(try await host.call("ask") == .string("child saw host"))

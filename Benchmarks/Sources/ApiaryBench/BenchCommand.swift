@@ -1,7 +1,7 @@
 import Foundation
 
 /// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
-/// whose name starts with SECTION: container, mediator, lifecycle, events; lifecycle with the
+/// whose name starts with SECTION: container, mediator, lifecycle, events, process; lifecycle with the
 /// given module counts) and prints a Markdown table of results and budgets; progress goes to
 /// standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
 /// because of a timing.
@@ -14,6 +14,7 @@ import Foundation
 struct BenchCommand {
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
+    if arguments.first == ProcessSuite.childFlag { exit(await ProcessSuite.serveChild()) }
     let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
     func value(_ option: String) -> String? {
       guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {
@@ -32,6 +33,7 @@ struct BenchCommand {
       await LifecycleSuite.run(harness, sizes: sizes ?? LifecycleSuite.sizes, into: &report)
     }
     if selected("events") { await EventSuite.run(harness, into: &report) }
+    if selected("process") { await ProcessSuite.run(harness, into: &report) }
     for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())
     let broken = report.rows.filter { $0.note != nil }

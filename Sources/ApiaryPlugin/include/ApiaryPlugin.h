@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "adec3bea60b7a7f381c1a05da00fb4d44e8e0475fc392e066a8021c99c496f35"
+#define APIARY_ABI_HASH "de4b3d51978e0f1a7e2a4df736d3b0a631886a48b4d96ac90e1496bec9e06942"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -18,14 +18,17 @@ import ApiarySupport
 /// let server = try ChildServer(application: app, module: manifest, catalog: catalog)
 /// exit(await server.serve(reading: 0, writing: wire))
 /// ```
-package final class ChildServer: Sendable {
+///
+/// Public so a host embedding the runtime (the benchmarks) can serve a child too.
+public final class ChildServer: Sendable {
   static let hostName = "apiary-host"
 
   let kernel: Kernel
   let module: String
   let session: ChildSession
+  let service: CallService
 
-  package init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
+  public init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
     throws
   {
     var application = application
@@ -55,19 +58,20 @@ package final class ChildServer: Sendable {
       ])
     kernel = try Kernel(application: application, modules: [phases, placed], catalog: catalog)
     self.module = module.name
+    service = CallService(mediator: kernel.mediator, events: kernel.events)
     session = ChildSession()
     let session = self.session
     try kernel.container.register(ChildSession.self, scope: .singleton) { _ in session }
   }
 
   /// Serves until the host closes the child's standard input; returns the exit status.
-  package func serve(reading: Int32, writing: Int32) async -> Int32 {
+  public func serve(reading: Int32, writing: Int32) async -> Int32 {
     Lifeline.watchParent()  // end with the host, however the host ends
     let connection = RPCConnection(reading: reading, writing: writing)
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()
     connection.start(
-      handler: { [self] method, params in try await handle(method, params) },
+      handler: { [self] method, params in try handle(method, params) },
       ended: { reason in
         ended.pass(1)
         return ConnectionClosed(reason: reason)
@@ -77,15 +81,14 @@ package final class ChildServer: Sendable {
     return session.failed.withLock { $0 } ? 1 : 0
   }
 
-  private func handle(_ method: String, _ params: JSONValue) async throws -> (any Sendable)? {
+  private func handle(_ method: String, _ params: JSONValue) throws -> (any Sendable)? {
+    let (kernel, session, module) = (self.kernel, self.session, self.module)
     switch method {
     case "initialize":
       let handshake = ProcessHost.handshake
       try handshake.check(params)
       return handshake.message(module: module, pid: getpidValue())
     case "setUp":
-      let kernel = self.kernel
-      let session = self.session
       Task {
         do {
           try await kernel.boot()
@@ -95,53 +98,27 @@ package final class ChildServer: Sendable {
           session.progress.fail(error)
         }
       }
-      try await session.progress.reached(1)
-      return [
-        "events": kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)
-      ]
+      try awaitBlocking { try await session.progress.reached(1) }
+      let events = kernel.events.subscriptions.filter { $0.owners.contains(module) }.map(\.event)
+      return ["events": events]
     case "start":
       let names = params["events"]?.arrayValue?.compactMap(\.stringValue) ?? []
       session.forwardEvents(names, from: kernel.events)
       session.permission.pass(1)
-      try await session.progress.reached(2)
+      try awaitBlocking { try await session.progress.reached(2) }
       return [String: Int]()
     case "ready":
       session.permission.pass(2)
-      try await session.progress.reached(3)
+      try awaitBlocking { try await session.progress.reached(3) }
       return [String: Int]()
     case "tearDown":
-      await kernel.shutdown()
-      return [String: Int]()
-    case "perform":
-      guard let target = params["target"]?.stringValue, let action = params["action"]?.stringValue
-      else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
-      let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
-      if let url = params["url"]?.stringValue {
-        return try await refusing { try await kernel.mediator.open(url) }
-      }
-      return try await refusing {
-        try await kernel.mediator.perform(target: target, action: action, params: values)
-      }
-    case "event":
-      guard let name = params["name"]?.stringValue else {
-        throw RPCError(RPCError.invalidParams, "event needs 'name'")
-      }
-      let payload = params["payload"]?.plainValue as? [String: any Sendable] ?? [:]
-      return EventReport(await kernel.events.post(name, payload: payload)).wire
-    case "ping":
+      try awaitBlocking { await kernel.shutdown() }
       return [String: Int]()
     default:
-      throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
-    }
-  }
-
-  private func refusing(_ body: () async throws -> (any Sendable)?) async throws -> (
-    any Sendable
-  )? {
-    do {
-      return try await body()
-    } catch let error as MediatorError {
-      throw RPCError(RPCError.refused, "\(error)")
+      guard let answer = try service.answer(method, params) else {
+        throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
+      }
+      return answer
     }
   }
 }

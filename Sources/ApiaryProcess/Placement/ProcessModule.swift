@@ -145,56 +145,13 @@ public final class ProcessModule: Module {
 
   /// Serves the child's requests with this module's mediator and event bus.
   private static func handler(_ context: ModuleContext) -> RPCConnection.Handler {
-    let mediator = context.mediator
-    let events = context.events
+    let service = CallService(mediator: context.mediator, events: context.events)
     return { method, params in
-      switch method {
-      case "perform":
-        guard let target = params["target"]?.stringValue,
-          let action = params["action"]?.stringValue
-        else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
-        let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
-        if let url = params["url"]?.stringValue {
-          return try await refusing { try await mediator.open(url) }
-        }
-        return try await refusing {
-          try await mediator.perform(target: target, action: action, params: values)
-        }
-      case "event":
-        guard let name = params["name"]?.stringValue else {
-          throw RPCError(RPCError.invalidParams, "event needs 'name'")
-        }
-        let payload = params["payload"]?.plainValue as? [String: any Sendable] ?? [:]
-        return EventReport(await events.post(name, payload: payload)).wire
-      case "ping":
-        return [String: Int]()
-      default:
+      guard let answer = try service.answer(method, params) else {
         throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
       }
+      return answer
     }
-  }
-
-  /// Mediator errors (refusals) get their own code; other errors are the action's.
-  private static func refusing(_ body: () async throws -> (any Sendable)?) async throws -> (
-    any Sendable
-  )? {
-    do {
-      return try await body()
-    } catch let error as MediatorError {
-      throw RPCError(RPCError.refused, "\(error)")
-    }
-  }
-}
-
-/// A dispatch report as it crosses the wire.
-struct EventReport {
-  let wire: [String: any Sendable]
-
-  init(_ report: DispatchReport) {
-    wire = [
-      "handledBy": report.handledBy, "ignoredBy": report.ignoredBy,
-      "failures": report.failures.map { ["module": $0.module, "message": "\($0.error)"] },
-    ]
   }
 }
 

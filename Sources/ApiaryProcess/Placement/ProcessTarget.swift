@@ -8,8 +8,9 @@ import ApiarySupport
 /// child applies the same URL policy again) and checks the result against the action's
 /// `returns` kind.
 ///
-/// A forwarded action is synchronous, so synchronous and `await`ed callers both work, as with a
-/// target in the host's process; a synchronous call waits at most the action's `timeout`.
+/// Synchronous and `await`ed callers both work, as with a target in the host's process: a
+/// synchronous call blocks its thread (at most the action's `timeout`); an awaited one holds no
+/// thread, so any number can be in flight.
 public final class ProcessTarget: Target {
   private let context: ModuleContext
   private let module: String
@@ -39,29 +40,56 @@ public final class ProcessTarget: Target {
   }
 
   public static var actions: ActionTable<ProcessTarget> {
-    let forward = Action<ProcessTarget>.sync { target, params in try target.forward(params) }
+    let forward = Action<ProcessTarget>.both(
+      sync: { target, params in try target.forward(params) },
+      async: { target, params in try await target.forward(params) })
     return ActionTable(
       Dictionary(uniqueKeysWithValues: names.withLock { $0 }.map { ($0, forward) }))
   }
 
-  /// Sends one call to the child and waits for its result.
+  /// Sends one call to the child and waits for its result, blocking the thread.
   func forward(_ params: Parameters) throws -> (any Sendable)? {
+    let (link, message, what, seconds) = try prepare(params)
+    let result = try ProcessModule.callBlocking(
+      link, "perform", message, what: "parameters of \(what)", seconds: seconds)
+    return try check(result, params, link)
+  }
+
+  /// Sends one call to the child and awaits its result (the caller's mediator bounds it).
+  func forward(_ params: Parameters) async throws -> (any Sendable)? {
+    let (link, message, what, _) = try prepare(params)
+    let result = try await ProcessModule.call(
+      link, "perform", message, what: "parameters of \(what)")
+    return try check(result, params, link)
+  }
+
+  private func prepare(_ params: Parameters) throws -> (
+    ProcessLink, [String: any Sendable], String, Double
+  ) {
     let link = try ProcessModule.link(context)
-    let action = declared["\(params.target).\(params.action)"]
-    let seconds = action?.timeout ?? ActionManifest.defaultTimeout
-    let what = "\(params.target).\(params.action)"
+    let seconds = declared["\(params.target).\(params.action)"]?.timeout
     var message: [String: any Sendable] = [
       "target": params.target, "action": params.action, "params": params.values,
     ]
     if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
       message["url"] = url
     }
-    let result = try ProcessModule.callBlocking(
-      link, "perform", message, what: "parameters of \(what)", seconds: seconds)
+    return (
+      link, message, "\(params.target).\(params.action)",
+      seconds ?? ActionManifest.defaultTimeout
+    )
+  }
+
+  /// The result as plain values, after checking it against the declared `returns` kind.
+  private func check(_ result: JSONValue, _ params: Parameters, _ link: ProcessLink) throws -> (
+    any Sendable
+  )? {
+    let action = declared["\(params.target).\(params.action)"]
     if let kind = action?.returns, !Self.matches(result, kind) {
       throw ProcessModuleError(
         module: module, pid: link.child.pid,
-        reason: "\(what) returned \(result.kindName); its manifest declares \(kind.rawValue)")
+        reason: "\(params.target).\(params.action) returned \(result.kindName); its manifest "
+          + "declares \(kind.rawValue)")
     }
     return result.plainValue
   }

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Requests get increasing integer ids; each waits in an in-flight table until its response
 /// arrives. A reader thread reads frames: responses complete their request, requests and
-/// notifications run `handler` in a task of their own (so a slow one holds up nothing). When
+/// notifications run `handler` on a Dispatch worker of their own (so a slow one holds up
+/// nothing, and one that blocks its thread waiting for another answer cannot stall reading). When
 /// the input ends or breaks, every request in flight and every later one fails with the error
 /// `ended` makes (by default ``ConnectionClosed``).
 ///
@@ -22,9 +23,10 @@ import Foundation
 /// ```
 package final class RPCConnection: Sendable {
   /// Answers a request or notification: a JSON-representable result, or throws (an
-  /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``).
+  /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
+  /// Dispatch worker and may block it (see ``awaitBlocking(_:)`` for `async` work).
   package typealias Handler =
-    @Sendable (_ method: String, _ params: JSONValue) async throws -> (
+    @Sendable (_ method: String, _ params: JSONValue) throws -> (
       any Sendable
     )?
 
@@ -188,10 +190,10 @@ package final class RPCConnection: Sendable {
         let completion = state.withLock { $0.inFlight.removeValue(forKey: id) }
         completion?(outcome.mapError { $0 })
       case .request(let id, let method, let params):
-        Task { [writer] in
+        DispatchQueue.global().async { [writer] in
           let reply: String
           do {
-            let result = try await handler(method, params)
+            let result = try handler(method, params)
             reply = RPCMessage.result(
               id: id, try WireValue.encode(result, what: "the result of '\(method)'"))
           } catch let error as RPCError {
@@ -204,7 +206,7 @@ package final class RPCConnection: Sendable {
           try? writer.send(reply)
         }
       case .notification(let method, let params):
-        Task { _ = try? await handler(method, params) }
+        DispatchQueue.global().async { _ = try? handler(method, params) }
       }
     }
   }
@@ -222,4 +224,22 @@ package struct CallTimedOut: Error, Sendable, Hashable, CustomStringConvertible 
   package let method: String
   package let seconds: Double
   package var description: String { "'\(method)' got no answer within \(seconds) s" }
+}
+
+/// Runs `async` work from a thread that may block (a handler's Dispatch worker) and returns its
+/// result.
+package func awaitBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws
+  -> T
+{
+  let semaphore = DispatchSemaphore(value: 0)
+  let outcome = Locked<Result<T, any Error>?>(nil)
+  Task {
+    let result: Result<T, any Error>
+    do { result = .success(try await body()) } catch { result = .failure(error) }
+    outcome.withLock { $0 = result }
+    semaphore.signal()
+  }
+  semaphore.wait()
+  guard let result = outcome.withLock({ $0 }) else { throw ConnectionClosed(reason: "no outcome") }
+  return try result.get()
 }
