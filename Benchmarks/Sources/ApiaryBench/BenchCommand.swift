@@ -14,8 +14,8 @@ import Foundation
 struct BenchCommand {
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
-    if arguments.first == ProcessSuite.childFlag { exit(await ProcessSuite.serveChild()) }
     if arguments.first == "--child" { exit(await PluginChild.run(Array(arguments.dropFirst()))) }
+    if arguments.first == ProcessSuite.childFlag { exit(await ProcessSuite.serveChild()) }
     let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
     func value(_ option: String) -> String? {
       guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {
@@ -34,8 +34,8 @@ struct BenchCommand {
       await LifecycleSuite.run(harness, sizes: sizes ?? LifecycleSuite.sizes, into: &report)
     }
     if selected("events") { await EventSuite.run(harness, into: &report) }
-    if selected("process") { await ProcessSuite.run(harness, into: &report) }
     if selected("plugins") { await PluginSuite.run(harness, into: &report) }
+    if selected("process") { await ProcessSuite.run(harness, into: &report) }
     for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())
     let broken = report.rows.filter { $0.note != nil }

@@ -1,7 +1,6 @@
 import ApiaryPlugin
 import ApiaryPluginGate
 import ApiaryProcess
-import Foundation
 
 #if canImport(Glibc)
   import Glibc
