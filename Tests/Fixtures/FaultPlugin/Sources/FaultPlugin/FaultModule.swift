@@ -83,7 +83,9 @@ enum Fault {
 
   /// The inode of the `libFaultPlugin.so` this process mapped, from `/proc/self/maps`.
   static func image() -> String {
-    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    // Read to the end: /proc files report a size of 0.
+    let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+    let maps = String(decoding: data, as: UTF8.self)
     let line = maps.split(separator: "\n").first { $0.hasSuffix("/libFaultPlugin.so") }
     let fields = line?.split(separator: " ", omittingEmptySubsequences: true) ?? []
     return fields.dropFirst(4).first.map(String.init) ?? ""
