@@ -84,6 +84,7 @@ enum Host {
       return nil
     }
     for notice in loader.notices { Output.err("warning: plugin refused: \(notice)") }
+    for note in loader.notes { Output.err("note: \(note)") }
     do {
       return try Kernel(
         application: loaded.application, modules: loaded.modules, catalog: loader.catalog,

@@ -34,7 +34,11 @@ public final class PluginExports: Sendable {
 
   /// Every exported type with the name the descriptor and manifests use
   /// (`NotesPlugin.NotesModule`).
+  /// The name is `_typeName(_:qualified:)`, what `String(reflecting:)` prints for a type, without
+  /// its protocol conformance checks: in a fresh process those scan every loaded image and cost
+  /// more than opening the library (BENCHMARKS.md, "Plugins").
   public var namedTypes: [(name: String, type: Any.Type)] {
-    modules.map { (String(reflecting: $0), $0) } + targets.map { (String(reflecting: $0), $0) }
+    modules.map { (_typeName($0, qualified: true), $0) }
+      + targets.map { (_typeName($0, qualified: true), $0) }
   }
 }

@@ -40,15 +40,23 @@ struct GateRun {
 
   let host: HostFacts
   var libraries: [Library] = []
-  var byIdentity: [FileIdentity: Int] = [:]
   /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and the contract
-  /// library each stands for (`nil` for a library without a descriptor).
-  var loadedNames: [String: Int?] = [:]
+  /// library each stands for (``noContract`` for a library without a descriptor), besides the
+  /// host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). `Int`, not `Int?`: a dictionary
+  /// type new to the process costs a metadata instantiation on the first load.
+  var loadedNames: [String: Int] = [:]
+  static let noContract = -1
   var problems: [PluginProblem] = []
 
   init(host: HostFacts) {
     self.host = host
-    for name in host.loadedLibraries { loadedNames[name] = .some(nil) }
+  }
+
+  /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
+  /// the host's libraries and libraries without a descriptor).
+  private func loaded(_ name: String) -> Int?? {
+    if let known = loadedNames[name] { return known == Self.noContract ? .some(nil) : known }
+    return host.loadedLibraries.contains(name) ? .some(nil) : nil
   }
 
   mutating func check(_ candidates: [PluginCandidate]) -> (
@@ -57,8 +65,8 @@ struct GateRun {
     // 1. Read every candidate and the contract libraries it needs, in load order.
     let candidateLibrary = candidates.map { candidate in
       let index = open(candidate)
-      if let soname = libraries[index].image?.soname, loadedNames[soname] == nil {
-        loadedNames[soname] = .some(libraries[index].isContract ? index : nil)
+      if let soname = libraries[index].image?.soname, loaded(soname) == nil {
+        loadedNames[soname] = libraries[index].isContract ? index : Self.noContract
       }
       if libraries[index].image != nil, libraries[index].contracts.isEmpty {
         libraries[index].contracts = resolveContracts(of: index)
@@ -110,7 +118,7 @@ struct GateRun {
   private mutating func open(_ candidate: PluginCandidate) -> Int {
     do throws(PluginProblem) {
       let file = try ByteFile(path: candidate.library)
-      if let known = byIdentity[file.identity] {
+      if let known = library(file.identity) {
         libraries[known].isCandidate = true
         return known
       }
@@ -130,11 +138,17 @@ struct GateRun {
     }
   }
 
+  /// The library already read from the file `identity`. A search, not a dictionary: a run reads
+  /// a handful of files, and the first hash of a new key type costs a scan of every protocol
+  /// conformance in the process (BENCHMARKS.md, "Plugins").
+  private func library(_ identity: FileIdentity) -> Int? {
+    libraries.firstIndex { $0.image?.identity == identity }
+  }
+
   private mutating func add(_ library: Library) -> Int {
     libraries.append(library)
     let index = libraries.count - 1
     if let image = library.image {
-      byIdentity[image.identity] = index
       if let section = image.section(named: PluginDescriptor.sectionName) {
         let (descriptor, found) = PluginDescriptor.parse(section, file: library.path)
         libraries[index].descriptor = descriptor
@@ -157,7 +171,7 @@ struct GateRun {
       var search: SearchPath?  // made only when a name is not loaded yet
       for name in image.neededLibraries {
         let found: Int?
-        if let known = loadedNames[name] {
+        if let known = loaded(name) {
           found = known
         } else {
           let path = search ?? SearchPath(for: image, inherited: inherited)
@@ -182,12 +196,12 @@ struct GateRun {
       guard let file = try? ByteFile(path: path, head: 64), let layout = try? ELFLayout(file),
         layout.machine == host.machine
       else { continue }
-      if let known = byIdentity[file.identity] {
-        loadedNames[name] = .some(libraries[known].isContract ? known : nil)
+      if let known = library(file.identity) {
+        loadedNames[name] = libraries[known].isContract ? known : Self.noContract
         return libraries[known].isContract ? known : nil
       }
       guard layout.section(named: PluginDescriptor.sectionName) != nil else {
-        loadedNames[name] = .some(nil)
+        loadedNames[name] = Self.noContract
         return nil
       }
       let origin = "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through \(how)"
@@ -205,9 +219,9 @@ struct GateRun {
             path: path, subject: nil, origin: origin, image: nil, problems: [problem],
             isCandidate: false))
       }
-      loadedNames[name] = .some(index)
-      if let soname = libraries[index].image?.soname, loadedNames[soname] == nil {
-        loadedNames[soname] = .some(index)
+      loadedNames[name] = index
+      if let soname = libraries[index].image?.soname, loaded(soname) == nil {
+        loadedNames[soname] = index
       }
       return index
     }

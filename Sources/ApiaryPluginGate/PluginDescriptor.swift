@@ -1,8 +1,8 @@
 /// A plugin's descriptor: the `apiary_plugin` section of its library, read without running it.
 ///
 /// The section holds UTF-8 lines of `key value` (one space after the key), ended by a NUL byte.
-/// Apiary's header writes `descriptor`, `apiary`, `abi`, `compiler` and `triple`; the plugin
-/// author writes `plugin`, `version`, and any number of `module`, `target` and `requires` lines.
+/// Apiary's header writes `descriptor`, `apiary`, `abi`, `compiler`, `triple` and
+/// `configuration` (optional: `debug` or `release`, informational); the plugin author writes `plugin`, `version`, and any number of `module`, `target` and `requires` lines.
 ///
 /// ```swift
 /// let text = """
@@ -59,6 +59,9 @@ public struct PluginDescriptor: Sendable, Hashable {
   public let text: String
   /// The line of each single-valued key, in `Parser.singleKeys` order.
   private let keyLines: [Int?]
+  /// The build configuration it was compiled in, `debug` or `release` (nil when the descriptor
+  /// does not say). The host notes a difference from its own; it does not refuse it.
+  public let configuration: String?
 
   /// The line of a single-valued key (`abi`, `version`, …), for messages.
   ///
@@ -103,6 +106,7 @@ public struct PluginDescriptor: Sendable, Hashable {
     requires = parser.requires
     self.text = text
     keyLines = parser.values.map { $0?.line }
+    configuration = parser.values[7]?.value
   }
 
   private struct Missing: Error {}
@@ -110,14 +114,16 @@ public struct PluginDescriptor: Sendable, Hashable {
   /// Reads the descriptor's bytes line by line, without per-character string work.
   private struct Parser {
     static let singleKeys = [
-      "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
+      "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version", "configuration",
     ]
+    /// Single keys a descriptor may leave out.
+    static let optionalKeys = ["configuration"]
     static let listKeys = ["module", "target", "requires"]
 
     let file: String
     var problems: [PluginProblem] = []
     /// The value and line of each of `singleKeys`, in that order.
-    var values = [(value: String, line: Int)?](repeating: nil, count: 7)
+    var values = [(value: String, line: Int)?](repeating: nil, count: singleKeys.count)
     var format: Int?
     var version: SemanticVersion?
     var apiary: SemanticVersion?
@@ -161,7 +167,8 @@ public struct PluginDescriptor: Sendable, Hashable {
         read(section[start..<stop], line: line)
         start = stop + 1
       }
-      for (key, entry) in zip(Self.singleKeys, values) where entry == nil {
+      for (key, entry) in zip(Self.singleKeys, values)
+      where entry == nil && !Self.optionalKeys.contains(key) {
         problem(
           nil, key, "missing", expected: "a line '\(key) …'",
           hint: ["plugin", "version"].contains(key)
@@ -189,7 +196,8 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
       let value = String(decoding: rest, as: UTF8.self)
       switch key {
-      case "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version":
+      case "descriptor", "apiary", "abi", "compiler", "triple", "plugin", "version",
+        "configuration":
         let slot = Self.singleKeys.firstIndex(of: key) ?? 0
         if let earlier = values[slot] {
           problem(
@@ -239,6 +247,10 @@ public struct PluginDescriptor: Sendable, Hashable {
       case "abi":
         if !bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) {
           problem(line, key, expected: "a hexadecimal hash", found: "'\(value)'")
+        }
+      case "configuration":
+        if value != "debug" && value != "release" {
+          problem(line, key, expected: "debug or release", found: "'\(value)'")
         }
       case "plugin":
         if bytes.contains(0x20) {

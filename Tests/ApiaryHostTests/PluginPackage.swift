@@ -9,6 +9,9 @@ import Foundation
 /// let library = faults.library("FaultPlugin")  // …/.build/debug/libFaultPlugin.so
 /// ```
 struct PluginPackage: Sendable {
+  /// The misbehaving fixtures, `Tests/Fixtures/FaultPlugin`, built once per test process.
+  static let faults = PluginPackage.built("Tests/Fixtures/FaultPlugin")
+
   /// The package's directory.
   let directory: URL
 

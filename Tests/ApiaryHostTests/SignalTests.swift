@@ -18,7 +18,7 @@ import Testing
   static let forced: Int32 = 4
 
   /// The fault plugin, built apart from the host once per test process.
-  static let plugin = PluginPackage.built("Tests/Fixtures/FaultPlugin")
+  static var plugin: PluginPackage { PluginPackage.faults }
 
   /// An application of `FaultPlugin.FaultModule`s, one per `(name, config JSON)`, from the
   /// plugin's library, and the `faults` target (with its remote `hang` action) on the first.

@@ -155,7 +155,7 @@ import Testing
     let path = try plugin("notes", extra: ["colour blue"])
     #expect(
       gate([candidate("notes", path)]).problems == [
-        "notes: library '\(path)' (named in \(origin)): field 'colour' at apiary_plugin line 9: unknown key (known keys: descriptor, apiary, abi, compiler, triple, plugin, version, module, target, requires)"
+        "notes: library '\(path)' (named in \(origin)): field 'colour' at apiary_plugin line 9: unknown key (known keys: descriptor, apiary, abi, compiler, triple, plugin, version, configuration, module, target, requires)"
       ])
   }
 

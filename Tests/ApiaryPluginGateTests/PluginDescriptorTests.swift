@@ -32,12 +32,24 @@ import Testing
     #expect(parsed.text == text)
   }
 
+  @Test func configurationIsOptionalAndDebugOrRelease() {
+    let (plain, plainProblems) = parse(Fixtures.descriptor(plugin: "notes"))
+    #expect(plainProblems == [] && plain?.configuration == nil)
+    let (release, _) = parse(Fixtures.descriptor(plugin: "notes", extra: ["configuration release"]))
+    #expect(release?.configuration == "release")
+    let (_, problems) = parse(Fixtures.descriptor(plugin: "notes", extra: ["configuration fast"]))
+    #expect(
+      problems == [
+        "library '/p/libX.so': field 'configuration' at apiary_plugin line 8: expected debug or release, found 'fast'"
+      ])
+  }
+
   @Test func unknownAndRepeatedKeysAreReportedWithTheirLines() {
     let text = Fixtures.descriptor(plugin: "notes", extra: ["colour blue", "version 2.0.0"])
     let (descriptor, problems) = parse(text)
     #expect(
       problems == [
-        "library '/p/libX.so': field 'colour' at apiary_plugin line 8: unknown key (known keys: descriptor, apiary, abi, compiler, triple, plugin, version, module, target, requires)",
+        "library '/p/libX.so': field 'colour' at apiary_plugin line 8: unknown key (known keys: descriptor, apiary, abi, compiler, triple, plugin, version, configuration, module, target, requires)",
         "library '/p/libX.so': field 'version' at apiary_plugin line 9: repeated (first on line 7) ('version' may appear once)",
       ])
     #expect(descriptor?.version == SemanticVersion(1, 0, 0))

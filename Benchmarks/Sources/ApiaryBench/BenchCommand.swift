@@ -1,8 +1,8 @@
 import Foundation
 
 /// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
-/// whose name starts with SECTION: container, mediator, lifecycle, events, process; lifecycle with the
-/// given module counts) and prints a Markdown table of results and budgets; progress goes to
+/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, process;
+/// lifecycle with the given module counts) and prints a Markdown table of results and budgets; progress goes to
 /// standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
 /// because of a timing.
 ///
@@ -14,6 +14,7 @@ import Foundation
 struct BenchCommand {
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
+    if arguments.first == "--child" { exit(await PluginChild.run(Array(arguments.dropFirst()))) }
     if arguments.first == ProcessSuite.childFlag { exit(await ProcessSuite.serveChild()) }
     let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
     func value(_ option: String) -> String? {
@@ -33,6 +34,7 @@ struct BenchCommand {
       await LifecycleSuite.run(harness, sizes: sizes ?? LifecycleSuite.sizes, into: &report)
     }
     if selected("events") { await EventSuite.run(harness, into: &report) }
+    if selected("plugins") { await PluginSuite.run(harness, into: &report) }
     if selected("process") { await ProcessSuite.run(harness, into: &report) }
     for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())

@@ -37,3 +37,30 @@ final class ListeningModule: Module {
 final class ManifestService: Injectable {
   init(resolver: Resolver) throws {}
 }
+
+/// The in-process twin of the generated plugins' `LoadedModule` (``PluginFactory/source``):
+/// binds a singleton under the module's name in `setUp`.
+final class TwinModule: Module {
+  init() {}
+
+  func setUp(_ context: ModuleContext) throws {
+    try context.container.register(
+      (any CustomStringConvertible).self, name: context.name, scope: .singleton
+    ) { _ in TwinService() }
+  }
+}
+
+/// The twin of `LoadedService`.
+final class TwinService: CustomStringConvertible {
+  init() {}
+  var description: String { "twin" }
+}
+
+/// The twin of `LoadedTarget`: `add`.
+final class TwinTarget: Target {
+  init(context: ModuleContext) throws {}
+
+  static let actions: ActionTable<TwinTarget> = [
+    "add": .sync { _, params in try params.int("a") + params.int("b") }
+  ]
+}

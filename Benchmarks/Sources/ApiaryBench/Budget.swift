@@ -99,7 +99,39 @@ struct Budget: Sendable {
           return many < one
         },
         detail: "\(median(flight)) per call in flight vs \(median(placed)) round trip"))
+    budgets += pluginBudgets(report)
     return budgets
+  }
+
+  /// The plugin budgets: gate + load within 1.5× of a bare `dlopen` (for the first plugin
+  /// of a process and for one after it; the sample plugin's rows count when it was built), and
+  /// a warm call or resolve into a plugin no slower than in process beyond noise (1.15×).
+  private static func pluginBudgets(_ report: Report) -> [Budget] {
+    func loads(_ names: [String]) -> [Row] {
+      names.compactMap { report.row("plugins", $0) }
+    }
+    func within(_ limit: Double, _ name: String, _ rows: [Row]) -> Budget {
+      Budget(
+        name: name, met: rows.isEmpty ? nil : all(rows) { $0.ratio.map { $0 <= limit } },
+        detail: rows.map { "\($0.name): \(ratio($0))" }.joined(separator: "; "))
+    }
+    return [
+      within(
+        1.5, "plugin load after the first: gate + dlopen + entry ≤ 1.5× bare dlopen",
+        loads([
+          "load a second plugin: gate + dlopen + entry",
+          "load the sample NotesPlugin second: gate + dlopen + entry",
+        ])),
+      within(
+        1.5, "first plugin of a process: gate + dlopen + entry ≤ 1.5× bare dlopen",
+        loads([
+          "load the first plugin: gate + dlopen + entry",
+          "load the sample NotesPlugin first: gate + dlopen + entry",
+        ])),
+      within(
+        1.15, "warm perform and resolve into a plugin: as in process, within noise (≤ 1.15×)",
+        loads(["perform, cached target, into a plugin", "singleton resolve, bound by a plugin"])),
+    ]
   }
 
   /// nil when any row or figure is missing, else whether every row passes.

@@ -13,8 +13,8 @@ enum PluginCommand: HostCommand {
               remote action, its descriptor and its manifest; it builds with 'swift build' and
               loads as it is; it depends on the Apiary package at PATH (default: the one
               this host was built from)
-    host      print what this host was built with (Apiary version, ABI hash, compiler, triple);
-              a plugin's descriptor must match
+    host      print what this host was built with (Apiary version, ABI hash, compiler, triple,
+              configuration); a plugin's descriptor must match, except the configuration
     """
   static let positionals = 3
   static let options: Set<String> = ["--apiary"]

@@ -55,6 +55,7 @@ enum ValidateCommand: HostCommand {
       Output.out("\(directory): \(error)")
       return ExitStatus.failure
     }
+    for note in loader.notes { Output.err("note: \(note)") }
     let enabled = set.modules.filter(\.isEnabled).count
     Output.out(
       "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"

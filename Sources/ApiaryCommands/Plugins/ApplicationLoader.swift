@@ -35,6 +35,8 @@ struct ApplicationLoader {
   private var directory = Host.defaultManifests
   /// Problems of optional plugins, which do not stop the application.
   private(set) var notices: [String] = []
+  /// Notes of the load gate that refuse nothing (``PluginVerdict/notes``).
+  private(set) var notes: [String] = []
 
   init(plugins: Plugins, catalog: TypeCatalog = TypeCatalog(), directory: String? = nil) {
     self.plugins = plugins
@@ -99,6 +101,7 @@ struct ApplicationLoader {
     guard !requests.isEmpty else { return modules.map { $0.isEnabled ? placed($0) : $0 } }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
+    notes += verdict.notes
     let requiredRefused = modules.contains { module in
       module.isEnabled && !module.isOptional
         && module.plugin.map { verdict.accepted[$0.path] == nil } ?? false

@@ -1,7 +1,14 @@
 import ApiaryPlugin
 import ApiaryPluginGate
 import ApiaryProcess
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The host's only calls into the load gate (`ApiaryPluginGate`, PLUGIN-DESIGN.md §5). The gate
 /// reads plugin files without running them; nothing here opens a library.
@@ -31,14 +38,29 @@ enum PluginGate {
   /// comes before any plugin is opened, so no contract library is among them. (`:load` after
   /// boot checks contract libraries already loaded again, from the files the loader would use.)
   static let loadedBeforePlugins: Set<String> = {
-    // The mapped files of this process, one a line of /proc/self/maps, path last.
-    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").flatMap { try? $0.readToEnd() }
+    // The loader's own list, through dl_iterate_phdr (not in Swift's Glibc module, so found
+    // with dlsym). Reading /proc/self/maps instead cost more than opening a plugin. Every libc
+    // starts `struct dl_phdr_info` with `dlpi_addr` (an address), then `dlpi_name`.
+    typealias Visit =
+      @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) ->
+      Int32
+    typealias Iterate = @convention(c) (Visit, UnsafeMutableRawPointer?) -> Int32
     var names: Set<String> = []
-    for line in String(decoding: maps ?? Data(), as: UTF8.self).split(separator: "\n") {
-      guard let path = line.split(separator: " ").last, path.hasPrefix("/"),
-        let base = path.split(separator: "/").last, base.contains(".so")
-      else { continue }
-      names.insert(String(base))
+    guard let symbol = dlsym(nil, "dl_iterate_phdr") else { return names }
+    let iterate = unsafeBitCast(symbol, to: Iterate.self)
+    _ = withUnsafeMutablePointer(to: &names) { names in
+      iterate(
+        { info, _, names in
+          guard let info, let names,
+            let path = info.load(
+              fromByteOffset: MemoryLayout<UInt>.stride, as: UnsafePointer<CChar>?.self)
+          else { return 0 }
+          let base = strrchr(path, 0x2f).map { UnsafePointer($0 + 1) } ?? path
+          if strstr(base, ".so") != nil {
+            names.assumingMemoryBound(to: Set<String>.self).pointee.insert(String(cString: base))
+          }
+          return 0
+        }, names)
     }
     return names
   }()
@@ -58,8 +80,12 @@ enum PluginGate {
       abi \(facts.abiHash)
       compiler \(facts.compiler)
       triple \(facts.triple)
+      configuration \(configuration)
       """
   }
+
+  /// The host's build configuration, `debug` or `release`.
+  static var configuration: String { String(cString: apiary_host_configuration()) }
 
   /// Checks every requested library in one pass; a library is accepted only when no problem
   /// names it.
@@ -72,6 +98,12 @@ enum PluginGate {
     let (plugins, problems) = LoadGate.check(candidates, host: host)
     var verdict = PluginVerdict()
     for plugin in plugins {
+      if let built = plugin.descriptor.configuration, built != configuration {
+        verdict.notes.append(
+          "\(plugin.candidate.library): plugin '\(plugin.descriptor.plugin)' was built in \(built)"
+            + " configuration, this host in \(configuration); it loads, but mixed builds measure"
+            + " and debug differently")
+      }
       verdict.accepted[plugin.candidate.library] = AcceptedPlugin(
         name: plugin.descriptor.plugin, version: "\(plugin.descriptor.version)",
         modules: plugin.descriptor.modules, targets: plugin.descriptor.targets)

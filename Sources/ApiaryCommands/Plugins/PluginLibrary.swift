@@ -33,8 +33,8 @@ enum PluginLibrary {
     typealias Entry = @convention(c) () -> UnsafeMutableRawPointer
     let exports = PluginExports.take(unsafeBitCast(symbol, to: Entry.self)())
     let exported = exports.namedTypes
-    let modules = Set(exports.modules.map { String(reflecting: $0) })
-    let targets = Set(exports.targets.map { String(reflecting: $0) })
+    let modules = Set(exported.prefix(exports.modules.count).map(\.name))
+    let targets = Set(exported.dropFirst(exports.modules.count).map(\.name))
     guard modules == Set(plugin.modules), targets == Set(plugin.targets) else {
       throw LoadError(
         description: "\(path): apiary_plugin_entry: exports differ from the descriptor; "

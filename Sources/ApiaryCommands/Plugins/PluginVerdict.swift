@@ -22,6 +22,8 @@ struct PluginVerdict: Sendable {
   var accepted: [String: AcceptedPlugin] = [:]
   /// Every problem, with the library path it refuses.
   var problems: [(library: String, text: String)] = []
+  /// Facts worth saying that refuse nothing (a plugin built in another configuration).
+  var notes: [String] = []
 
   /// The problems that refuse `library`.
   func reasons(for library: String) -> [String] {

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "de4b3d51978e0f1a7e2a4df736d3b0a631886a48b4d96ac90e1496bec9e06942"
+#define APIARY_ABI_HASH "244db513a8ed89355720634c528224ac2006bc3909b08f43c3fb0e6e83f750c1"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
@@ -56,13 +56,22 @@
 /// arch-vendor-os-env of the code being compiled.
 #define APIARY_TRIPLE APIARY_ARCH "-" APIARY_OS
 
+/// The build configuration: SwiftPM defines DEBUG for C targets in `swift build` (debug) and not
+/// in `swift build -c release`. Informational: the host notes a mismatch, it does not refuse it.
+#if defined(DEBUG) && DEBUG
+#define APIARY_CONFIGURATION "debug"
+#else
+#define APIARY_CONFIGURATION "release"
+#endif
+
 /// The lines every descriptor starts with: what it was compiled against.
 #define APIARY_DESCRIPTOR_HEADER                                                                  \
   "descriptor 1\n"                                                                                \
   "apiary " APIARY_VERSION "\n"                                                                   \
   "abi " APIARY_ABI_HASH "\n"                                                                     \
   "compiler " APIARY_COMPILER "\n"                                                                \
-  "triple " APIARY_TRIPLE "\n"
+  "triple " APIARY_TRIPLE "\n"                                                                   \
+  "configuration " APIARY_CONFIGURATION "\n"
 
 #if defined(__APPLE__)
 #define APIARY_SECTION "__DATA,apiary_plugin"
@@ -81,5 +90,6 @@ const char *apiary_host_version(void);
 const char *apiary_host_abi_hash(void);
 const char *apiary_host_compiler(void);
 const char *apiary_host_triple(void);
+const char *apiary_host_configuration(void);
 
 #endif

@@ -1,21 +1,32 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Modules that misbehave on purpose, for the host's signal tests
-/// (`Tests/ApiaryHostTests/SignalTests.swift`): a plugin built apart from the host, like the
-/// sample's, so it never ships in libApiary.so.
+/// Plugins that misbehave on purpose, built apart from the host like the sample's, so they never
+/// ship in libApiary.so: `FaultPlugin`'s modules for the host's signal tests
+/// (`Tests/ApiaryHostTests/SignalTests.swift`), and `SplitPlugin`, which embeds its own copy of
+/// a contract library (`NotebookKit`, linked statically) for the load gate's refusal
+/// (`Tests/ApiaryHostTests/PluginRefusalTests.swift`).
 let package = Package(
   name: "FaultPlugin",
   platforms: [.macOS(.v15)],
   products: [
     .library(
-      name: "FaultPlugin", type: .dynamic, targets: ["FaultPlugin", "FaultPluginDescriptor"])
+      name: "FaultPlugin", type: .dynamic, targets: ["FaultPlugin", "FaultPluginDescriptor"]),
+    .library(
+      name: "SplitPlugin", type: .dynamic, targets: ["SplitPlugin", "SplitPluginDescriptor"]),
   ],
   dependencies: [.package(name: "Apiary", path: "../../..")],
   targets: [
     .target(name: "FaultPlugin", dependencies: [.product(name: "Apiary", package: "Apiary")]),
     .target(
       name: "FaultPluginDescriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
+      publicHeadersPath: "."),
+    .target(name: "NotebookKit"),
+    .target(
+      name: "SplitPlugin",
+      dependencies: ["NotebookKit", .product(name: "Apiary", package: "Apiary")]),
+    .target(
+      name: "SplitPluginDescriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
       publicHeadersPath: "."),
   ],
   swiftLanguageModes: [.v6]

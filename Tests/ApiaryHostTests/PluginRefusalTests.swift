@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Load gate refusals through the `apiary` executable that need more than a patched sample
+/// library: a plugin with its own copy of a contract library or of Apiary, a `requires` cycle,
+/// all of them reported by one `apiary validate`; and the build configuration a descriptor
+/// records (a note, not a refusal).
+@Suite struct PluginRefusalTests {
+  /// `FaultPlugin`'s package, whose `SplitPlugin` links a copy of `NotebookKit` statically.
+  static var split: URL { PluginPackage.faults.library("SplitPlugin") }
+
+  /// A module entry for `PluginGateTests.application`'s `extra`.
+  static func module(_ name: String, _ type: String, _ library: URL) -> String {
+    """
+    ,
+    {"name": "\(name)", "type": "\(type)", "library": "\(library.path)", "version": "1.0.0"}
+    """
+  }
+
+  /// Two plugins that require each other.
+  static func cycle(in directory: URL) throws -> (URL, URL) {
+    (
+      try CPlugin.library(
+        "CycleA", lines: ["module CycleA.AModule", "requires CycleB ^1.0.0"], in: directory),
+      try CPlugin.library(
+        "CycleB", lines: ["module CycleB.BModule", "requires CycleA ^1.0.0"], in: directory)
+    )
+  }
+
+  /// A plugin that defines a type descriptor of `ApiaryKernel` (as if it linked it statically).
+  static func embeddingApiary(in directory: URL) throws -> URL {
+    try CPlugin.library(
+      "Embedded", lines: ["module Embedded.EmbeddedModule"],
+      source: CPlugin.swiftSymbol("$s12ApiaryKernel6KernelCMn", "kernel"), in: directory)
+  }
+
+  static let splitMessage = "the library embeds its own copy of module 'NotebookKit'"
+  static let apiaryMessage = "the library embeds its own copy of module 'ApiaryKernel'"
+
+  @Test func pluginWithItsOwnContractLibraryIsRefused() throws {
+    // The sample's search plugin brings the shared libNotebookKit.so, the one real copy.
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path,
+      extra: Self.module("split", "SplitPlugin.SplitModule", Self.split))
+    for command in [["validate", app.path], ["run", "--manifests", app.path]] {
+      let result = try HostProcess.run(command)
+      let text = result.stdout + result.stderr
+      #expect(result.status == 1, "\(command[0]): \(text)")
+      #expect(text.contains("plugin refused: SplitPlugin: library '\(Self.split.path)'"), "\(text)")
+      #expect(text.contains(Self.splitMessage), "\(text)")
+      #expect(text.contains("$s11NotebookKit4NoteVMn"), "names a symbol it defines: \(text)")
+    }
+  }
+
+  @Test func pluginWithItsOwnApiaryIsRefused() throws {
+    let library = try Self.embeddingApiary(in: HostProcess.temporaryDirectory())
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path,
+      extra: Self.module("embedded", "Embedded.EmbeddedModule", library))
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "plugin refused: Embedded: library '\(library.path)' (named in \(app.path)/modules/a.json"),
+      "\(result.stdout)")
+    #expect(result.stdout.contains(Self.apiaryMessage), "\(result.stdout)")
+  }
+
+  @Test func requiresCycleIsPrintedAsAPath() throws {
+    let (a, b) = try Self.cycle(in: HostProcess.temporaryDirectory())
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path,
+      extra: Self.module("a", "CycleA.AModule", a) + Self.module("b", "CycleB.BModule", b))
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains("plugins require each other in a cycle: CycleA → CycleB → CycleA"),
+      "\(result.stdout)")
+    #expect(!result.stdout.contains("SearchPlugin"), "the other plugin passes: \(result.stdout)")
+  }
+
+  @Test func validateReportsEveryProblemInOnePass() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let (a, b) = try Self.cycle(in: directory)
+    let embedded = try Self.embeddingApiary(in: directory)
+    let abi = try PluginGateTests.hostABI
+    let otherABI = try PluginGateTests.patchedCopy(
+      of: PluginGateTests.library("SearchPlugin"), abi, String(repeating: "e", count: abi.count))
+    let app = try PluginGateTests.application(
+      library: otherABI.path,
+      extra: Self.module("split", "SplitPlugin.SplitModule", Self.split)
+        + Self.module("embedded", "Embedded.EmbeddedModule", embedded)
+        + Self.module("a", "CycleA.AModule", a) + Self.module("b", "CycleB.BModule", b)
+        + #", {"name": "lost", "type": "ApiaryHost.Nothing", "dependencies": ["nowhere"]}"#)
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    for expected in [
+      "\(otherABI.path)' (named in", "field 'abi' at apiary_plugin line 3", Self.splitMessage,
+      Self.apiaryMessage, "cycle: CycleA → CycleB → CycleA", "'nowhere'",
+    ] {
+      #expect(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
+    }
+    let count = result.stdout.split(separator: "\n").count
+    #expect(result.stderr.contains("\(count) problems in \(app.path)"), "\(result.stderr)")
+  }
+
+  @Test func descriptorRecordsTheBuildConfiguration() throws {
+    let host = try HostProcess.run(["plugin", "host"])
+    #expect(host.stdout.contains("\nconfiguration debug"), "the tests run the debug host")
+    let search = PluginGateTests.library("SearchPlugin").path
+    let inspect = try HostProcess.run(["plugin", "inspect", search])
+    #expect(inspect.stdout.contains("\nconfiguration debug\n"), "\(inspect.stdout)")
+    // A release build loads, with a note (plan gates without opening the C fixture).
+    let release = try CPlugin.library(
+      "Released", lines: ["module Released.ReleasedModule"],
+      replacing: ["configuration": "release"], in: HostProcess.temporaryDirectory())
+    let app = try PluginGateTests.application(
+      library: search, extra: Self.module("released", "Released.ReleasedModule", release))
+    let plan = try HostProcess.run(["plan", app.path])
+    #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
+    #expect(
+      plan.stderr.contains(
+        "note: \(release.path): plugin 'Released' was built in release configuration,"
+          + " this host in debug"),
+      "\(plan.stderr)")
+  }
+}
