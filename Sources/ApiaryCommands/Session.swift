@@ -15,10 +15,7 @@ struct Session {
     switch (words.first ?? "", words.count) {
     case ("help", _): return RunCommand.usage.lines
     case ("modules", 1):
-      return await kernel.moduleStates.map { module in
-        let child = ProcessSupervision.status(of: module.name).map { "  (process: \($0))" }
-        return "\(module.name.padding(12)) \(module.state)\(child ?? "")"
-      }
+      return await kernel.moduleStates.map { Self.line($0.name, $0.state) }
     case ("restart", 2):
       return [await restart(words[1])]
     case ("remove", 2):
@@ -58,6 +55,13 @@ struct Session {
     } catch {
       return "error: \(error)"
     }
+  }
+
+  /// A module, its state and, for one placed in a child process, the child's:
+  /// `search       running  (process: running, pid 4242, 1 restart, last exit: …)`.
+  static func line(_ name: String, _ state: ModuleState) -> String {
+    let child = ProcessSupervision.status(of: name).map { "  (process: \($0))" }
+    return "\(name.padding(12)) \(state)\(child ?? "")"
   }
 
   /// Restarts a process-placed module's child, which loads its plugin library anew. A module

@@ -3,13 +3,16 @@ import ApiaryKernel
 import ApiarySupport
 
 extension BootPlan {
-  /// One line a module: position, name, level, priority, flags and dependencies.
+  /// One line a module: position, name, level, priority, flags (`async`/`sync`, `optional`,
+  /// `process` for a module placed in a child process) and dependencies.
   package func table() -> String {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
     var lines = ["  #  " + "module".padding(width) + "  level   priority  start  depends on"]
     for (position, module) in modules.enumerated() {
       let number = String(position + 1)
-      let flags = (module.isAsync ? "async" : "sync ") + (module.isOptional ? " optional" : "")
+      let flags =
+        (module.isAsync ? "async" : "sync ") + (module.isOptional ? " optional" : "")
+        + (module.placement == .process ? " process" : "")
       lines.append(
         String(repeating: " ", count: max(0, 3 - number.count)) + number + "  "
           + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "

@@ -12,6 +12,7 @@ extension ProcessModule {
       module: context.name, owner: context, restart: context.manifest.restart,
       healthCheck: context.manifest.healthCheck, first: Self.supervised(process, link),
       relaunch: { [self] in try await relaunch(context) },
+      hung: { [self] failure in childDidExit("\(failure); killed", context: context) },
       crashed: { [self] crash in
         childDidExit(crash.hang.map { "\($0); killed" } ?? crash.exit.description, context: context)
         ProcessLink.of(context)?.connection.closeOutput()

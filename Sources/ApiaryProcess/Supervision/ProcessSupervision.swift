@@ -2,7 +2,7 @@ import ApiaryManifest
 import ApiarySupport
 
 /// The supervisors of this host's process-placed modules, by module name: placement starts one
-/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:crashed:)``), the host's
+/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:hung:crashed:)``), the host's
 /// commands find them for `:restart` and `:modules`, and ``gaveUp`` tells the host's kernel to
 /// mark a module failed.
 ///
@@ -35,7 +35,7 @@ package enum ProcessSupervision {
   }
 
   /// Supervises `module`'s `first` child (already started and connected); `relaunch` starts and
-  /// connects a new one; `crashed` fails the calls in flight. Crashes, restarts and the end are
+  /// connects a new one; `hung` (just before the kill) and `crashed` fail the calls in flight. Crashes, restarts and the end are
   /// told on the host's standard error:
   ///
   /// ```text
@@ -50,6 +50,7 @@ package enum ProcessSupervision {
     healthCheck: HealthCheckManifest?,
     first: SupervisedChild,
     relaunch: @escaping @Sendable () async throws -> SupervisedChild,
+    hung: @escaping @Sendable (HealthFailure) -> Void,
     crashed: @escaping @Sendable (ChildCrashError) -> Void
   ) {
     let supervisor = Supervisor(
@@ -62,6 +63,7 @@ package enum ProcessSupervision {
           }
         case .hung(let pid, let failure):
           say("module '\(module)' (pid \(pid)) hung: \(failure); killing it")
+          hung(failure)
         case .crashed(let crash):
           say(crash.description)
           crashed(crash)

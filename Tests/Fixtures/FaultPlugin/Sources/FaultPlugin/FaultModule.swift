@@ -50,7 +50,9 @@ final class FaultModule: Module {
   }
 }
 
-/// The `faults` target: `hang` blocks its thread for good.
+/// The `faults` target: `hang` blocks its thread for good; `pid` answers the process id;
+/// `crash` ends the process (placed in a child, only the child) while the call is in flight:
+/// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3).
 final class FaultTarget: Target {
   init(context: ModuleContext) throws {}
 
@@ -58,13 +60,30 @@ final class FaultTarget: Target {
     "hang": .sync { _, _ in
       Fault.announce("fault: hang")
       Fault.blockForever()
-    }
+    },
+    "pid": .sync { _, _ in Int(getpid()) },
+    "crash": .sync { _, params in
+      let how = try params.string("how")
+      Fault.announce("fault: crash \(how)")
+      switch how {
+      case "fatalError": fatalError("crash requested")
+      case "recursion": return Fault.recurse(1)
+      default: exit(3)
+      }
+    },
   ]
 }
 
 enum Fault {
   static func announce(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// Calls itself without end: the stack overflows (SIGSEGV).
+  static func recurse(_ depth: Int) -> Int {
+    var frame = [Int](repeating: depth, count: 64)
+    frame[depth % 64] = recurse(depth + 1)
+    return frame.reduce(0, &+)
   }
 
   /// Holds the calling thread, never returning and never suspending.
