@@ -32,13 +32,15 @@ import Testing
   }
 
   /// A process-placed `FaultPlugin.FaultModule` `name` with its target `name`.
-  static func swiftModule(_ name: String, extra: String = "") -> String {
-    let library = SignalTests.plugin.library("FaultPlugin").path
+  static func swiftModule(_ name: String, library: String? = nil, extra: String = "") -> String {
+    let library = library ?? SignalTests.plugin.library("FaultPlugin").path
     return """
       {"name": "\(name)", "type": "FaultPlugin.FaultModule", "placement": "process",
-       "library": "\(library)", "version": "1.0.0", "timeout": 30\(extra.isEmpty ? "" : ", " + extra),
+       "library": "\(library)", "version": "1.0.0",
+       "timeout": 30\(extra.isEmpty ? "" : ", " + extra),
        "targets": [{"name": "\(name)", "type": "FaultPlugin.FaultTarget", "actions": [
          {"name": "pid", "remote": true, "returns": "int"},
+         {"name": "image", "remote": true, "returns": "string"},
          {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
       """
   }
@@ -137,8 +139,10 @@ import Testing
   /// `on-failure` with two restarts, 0.05 s then 0.1 s apart; the third crash fails the module.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func crashedChildIsRestartedWithBackoffUntilItsRestartsRunOut() throws {
-    let restart =
-      #""restart": {"policy": "on-failure", "maxRestarts": 2, "backoff": {"initialSeconds": 0.05, "maxSeconds": 1}}"#
+    let restart = """
+      "restart": {"policy": "on-failure", "maxRestarts": 2,
+                  "backoff": {"initialSeconds": 0.05, "maxSeconds": 1}}
+      """
     let directory = try Self.application([
       Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
     ])
@@ -228,6 +232,34 @@ import Testing
     #expect(lines[0].hasPrefix("restarted 'faulty': pid "))
     #expect(lines[1] == #""two""#)
     #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
+  }
+
+  /// `:restart` of a Swift plugin's child opens the library file as it is now: a rebuilt
+  /// library (here a new copy at the same path, a new inode) is mapped by the new child.
+  @Test func restartCommandOpensTheLibraryAsItIsNow() throws {
+    let files = FileManager.default
+    let original = SignalTests.plugin.library("FaultPlugin")
+    let library = HostProcess.temporaryDirectory().appendingPathComponent("libFaultPlugin.so")
+    try files.copyItem(at: original, to: library)
+    let directory = try Self.application([Self.swiftModule("swift", library: library.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://swift/image")
+    let before = Self.readLine(host, &output) { $0.hasPrefix("\"") }
+    let rebuilt = library.deletingLastPathComponent().appendingPathComponent("rebuilt.so")
+    try files.copyItem(at: original, to: rebuilt)
+    #expect(rename(rebuilt.path, library.path) == 0)
+    let inode = try files.attributesOfItem(atPath: library.path)[.systemFileNumber] as? Int
+    Self.send(host, ":restart swift")
+    Self.send(host, "faults://swift/image")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(lines)")
+    guard lines.count == 2, let before, let inode else { return }
+    #expect(lines[0].hasPrefix("restarted 'swift': pid "))
+    #expect(lines[1] == "\"\(inode)\"")
+    #expect(lines[1] != before)
   }
 
   /// SIGKILL gives the host no chance to end its children: they end themselves (the Swift child

@@ -27,6 +27,7 @@ enum ChildCommand: HostCommand {
   static let positionals = 2
 
   static func run(_ arguments: Arguments) async -> Int32 {
+    Lifeline.watchParent()  // end with the host however it ends; first, before other threads
     guard arguments.positionals.count == 2 else {
       return Host.usageError(UsageError("expected NAME and FILE"), usage: usage)
     }

@@ -61,8 +61,10 @@ enum RunCommand: HostCommand {
       return ExitStatus.failure
     }
     ProcessSupervision.gaveUp = { module, reason in
-      Output.err("apiary: module '\(module)' failed: \(reason)")
-      Task { await kernel.markFailed(module, reason: reason) }
+      Task {
+        await kernel.markFailed(module, reason: reason)
+        Output.err("apiary: module '\(module)' failed: \(reason)")
+      }
     }
     let json = arguments.flags.contains("--profile-json")
     kernel.profiler.isRecording = json || arguments.flags.contains("--profile")

@@ -66,7 +66,6 @@ public final class ChildServer: Sendable {
 
   /// Serves until the host closes the child's standard input; returns the exit status.
   public func serve(reading: Int32, writing: Int32) async -> Int32 {
-    Lifeline.watchParent()  // end with the host, however the host ends
     let connection = RPCConnection(reading: reading, writing: writing)
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()

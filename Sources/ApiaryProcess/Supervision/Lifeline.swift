@@ -50,9 +50,8 @@ package enum Lifeline {
       var byte: UInt8 = 0
       while true {
         let count = read(descriptor, &byte, 1)
-        if count < 0, errno == EINTR { continue }
-        if count > 0 { continue }
-        _exit(orphanStatus)
+        if count == 0 { _exit(orphanStatus) }  // end-of-file: the host is gone
+        if count < 0, errno != EINTR { return }  // not a pipe after all: nothing to watch
       }
     }
     watcher.name = "apiary-lifeline"

@@ -2,21 +2,21 @@ import ApiaryManifest
 import ApiarySupport
 
 /// The supervisors of this host's process-placed modules, by module name: placement starts one
-/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:hung:crashed:)``), the host's
-/// commands find them for `:restart` and `:modules`, and ``gaveUp`` tells the host's kernel to
-/// mark a module failed.
+/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:hung:crashed:)``),
+/// the host's commands find them for `:restart` and `:modules`, and ``gaveUp`` tells the host's
+/// kernel to mark a module failed.
 ///
 /// ```swift
-/// ProcessSupervision.gaveUp = { module, reason in Task { await kernel.markFailed(module, reason) } }
+/// ProcessSupervision.gaveUp = { module, reason in
+///   Task { await kernel.markFailed(module, reason: reason) }
+/// }
 /// try await ProcessSupervision.supervisor(of: "notes")?.restart(grace: .seconds(2))
 /// ```
 package enum ProcessSupervision {
   /// By module name; `owner` is the module context, so a release never takes another
   /// kernel's supervisor of the same name (tests run kernels side by side).
-  private static let supervisors = Locked<
-    [String: (owner: ObjectIdentifier, supervisor: Supervisor)]
-  >(
-    [:])
+  private typealias Entry = (owner: ObjectIdentifier, supervisor: Supervisor)
+  private static let supervisors = Locked<[String: Entry]>([:])
   private static let gaveUpHandler = Locked<@Sendable (String, String) -> Void>({ _, _ in })
 
   /// Called with a module's name and the reason when its child will not come back.
@@ -35,8 +35,8 @@ package enum ProcessSupervision {
   }
 
   /// Supervises `module`'s `first` child (already started and connected); `relaunch` starts and
-  /// connects a new one; `hung` (just before the kill) and `crashed` fail the calls in flight. Crashes, restarts and the end are
-  /// told on the host's standard error:
+  /// connects a new one; `hung` (just before the kill) and `crashed` fail the calls in flight.
+  /// Crashes, restarts and the end are told on the host's standard error:
   ///
   /// ```text
   /// apiary: module 'notes' crashed: its process 4242 was killed by signal 11 (SIGSEGV)

@@ -51,6 +51,7 @@ final class FaultModule: Module {
 }
 
 /// The `faults` target: `hang` blocks its thread for good; `pid` answers the process id;
+/// `image` the inode of the mapped `libFaultPlugin.so` (a rebuilt library is a new file);
 /// `crash` ends the process (placed in a child, only the child) while the call is in flight:
 /// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3).
 final class FaultTarget: Target {
@@ -62,6 +63,7 @@ final class FaultTarget: Target {
       Fault.blockForever()
     },
     "pid": .sync { _, _ in Int(getpid()) },
+    "image": .sync { _, _ in Fault.image() },
     "crash": .sync { _, params in
       let how = try params.string("how")
       Fault.announce("fault: crash \(how)")
@@ -77,6 +79,16 @@ final class FaultTarget: Target {
 enum Fault {
   static func announce(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// The inode of the `libFaultPlugin.so` this process mapped, from `/proc/self/maps`.
+  static func image() -> String {
+    // Read to the end: /proc files report a size of 0.
+    let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+    let maps = String(decoding: data, as: UTF8.self)
+    let line = maps.split(separator: "\n").first { $0.hasSuffix("/libFaultPlugin.so") }
+    let fields = line?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+    return fields.dropFirst(4).first.map(String.init) ?? ""
   }
 
   /// Calls itself without end: the stack overflows (SIGSEGV).
