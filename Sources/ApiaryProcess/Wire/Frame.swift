@@ -22,6 +22,8 @@ package struct FrameReader {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   private var start = 0
+  /// What one `read` fills, allocated once.
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
   package init(descriptor: Int32) {
     self.descriptor = descriptor
@@ -81,17 +83,14 @@ package struct FrameReader {
       buffer.removeFirst(start)
       start = 0
     }
-    let chunk = 1 << 16
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: chunk))
     while true {
-      let count = buffer.withUnsafeMutableBytes { bytes in
+      let count = chunk.withUnsafeMutableBytes { bytes in
         guard let base = bytes.baseAddress else { return 0 }
-        return read(descriptor, base + old, chunk)
+        return read(descriptor, base, bytes.count)
       }
       if count < 0, errno == EINTR { continue }
-      buffer.removeLast(chunk - max(count, 0))
       if count < 0 { throw .readFailed(errno: errno) }
+      buffer.append(contentsOf: chunk[..<count])
       return count > 0
     }
   }
