@@ -58,7 +58,7 @@ enum Host {
     do {
       let arguments = try Arguments(
         rest, positionals: command.positionals, flags: command.flags, options: command.options)
-      return await command.run(arguments)
+      return try await command.run(arguments)
     } catch {
       return usageError(error, usage: command.usage)
     }
@@ -142,7 +142,8 @@ protocol HostCommand: Sendable {
   static var positionals: Int { get }
   static var flags: Set<String> { get }
   static var options: Set<String> { get }
-  static func run(_ arguments: Arguments) async -> Int32
+  /// Runs the command; a usage error it throws is printed with its usage (exit status 2).
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32
 }
 
 extension HostCommand {

@@ -8,7 +8,18 @@ import Synchronization
 /// to exactly this class without a dynamic cast.
 ///
 /// `@unchecked Sendable`: `cached`, `weakObject` and `completions` are read and written only
-/// while holding `family.lock`; `hasCompletions` is atomic; the rest is immutable.
+/// while holding `family.lock`; `hasCompletions` is atomic; the rest is immutable. `T` need not
+/// be `Sendable`, because an instance is kept and handed to every thread only in the shared
+/// scopes (`singleton`, `weak`, an `instance:` or a ``CustomScope``), and the public
+/// `Container.register` overloads that create those require `T: Sendable`; the overloads for
+/// other types bind `.transient` (a new instance per resolve, never stored here).
+/// `SendableSingletonTests` checks that the compiler refuses the rest.
+///
+/// One path the compiler cannot see: a manifest `services` entry names its implementation, an
+/// ``Injectable`` class, as text, and the kernel binds it at run time in the scope the manifest
+/// declares. `Injectable` cannot require `Sendable`: an ``Injected`` property is a stored `var`,
+/// which a `Sendable` class may not have. The manifest reference says a shared manifest
+/// service must be safe to use from any thread.
 @usableFromInline
 final class Binding<T, Args>: AnyBinding, @unchecked Sendable {
   @usableFromInline typealias Make = @Sendable (Resolver, Args) throws -> T

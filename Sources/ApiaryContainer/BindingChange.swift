@@ -20,9 +20,9 @@ public struct BindingChange: Sendable, Hashable, CustomStringConvertible {
   /// The observed key.
   public let key: ServiceKey
   /// The module that registered the binding, or nil for the application.
-  public let owner: String?
+  package let owner: String?
   /// Its rank, when registered as one of several ranked providers.
-  public let rank: Int?
+  package let rank: Int?
 
   public var description: String {
     "\(kind == .added ? "added" : "removed") \(key) of \(owner.map { "module '\($0)'" } ?? "the application")"

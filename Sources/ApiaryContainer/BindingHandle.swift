@@ -18,7 +18,7 @@ public struct BindingHandle<T>: Sendable {
   /// instance under every type, and a binding with runtime arguments is resolved under
   /// `service` with the same arguments. The instance is checked against `service` when first
   /// resolved (at once for a bound instance); a mismatch is
-  /// ``ContainerError/doesNotConform(_:implementation:source:)``. `rank` makes the alias one of
+  /// ``ErrorCode/doesNotConform``. `rank` makes the alias one of
   /// several ranked providers of `service` (see ``Container/register(_:name:scope:eager:override:rank:factory:)``).
   @discardableResult
   public func implements<P>(

@@ -16,7 +16,7 @@ import ApiarySupport
 /// a singleton or weak instance holds a family-wide, recursive construction lock so it happens
 /// once, so a singleton's factory must not block waiting for another thread that is itself
 /// building a singleton.
-public final class Container: Sendable {
+public final class Container: Resolving {
   @usableFromInline let registry: Registry
   /// Who owns registrations made through this view (nil: the application).
   let owner: String?
@@ -36,6 +36,7 @@ public final class Container: Sendable {
   }
 
   /// The resolver factories receive, resolving from this container.
+  @inlinable
   public var resolver: Resolver { Resolver(registry: registry) }
 
   // MARK: Views, children and derived containers
@@ -47,7 +48,7 @@ public final class Container: Sendable {
   /// try notes.register(NotesService.self) { _ in NotesService() }
   /// // unloading the module "notes" removes the binding again
   /// ```
-  public func owned(by owner: String) -> Container {
+  package func owned(by owner: String) -> Container {
     Container(registry: registry, owner: owner)
   }
 
@@ -73,7 +74,7 @@ public final class Container: Sendable {
   ///   try c.register((any Network).self) { _ in OfflineNetwork() }
   /// }
   /// ```
-  public func derived(
+  package func derived(
     removing owners: Set<String> = [], _ configure: (Container) throws -> Void
   ) rethrows -> Container {
     let derived = registry.derived(removing: owners)
@@ -83,13 +84,15 @@ public final class Container: Sendable {
 
   /// A new container with this one's bindings minus `owners`' bindings, sharing built
   /// singletons.
-  public func derived(removing owners: Set<String>) -> Container {
+  package func derived(removing owners: Set<String>) -> Container {
     Container(registry: registry.derived(removing: owners), owner: owner)
   }
 
   // MARK: Registering
 
-  /// Binds `type` (and `name`) to a factory that receives the resolver.
+  /// Binds `type` (and `name`) to a factory that receives the resolver, in `scope`. `type` is
+  /// `Sendable`, since a singleton or weak instance reaches every thread that resolves it; a
+  /// type that is not registers without `scope:`, as `.transient`.
   ///
   /// ```swift
   /// try container.register(NotesService.self, scope: .singleton) { r in
@@ -101,19 +104,38 @@ public final class Container: Sendable {
   ///   - eager: build the singleton when the application boots instead of on first use;
   ///     only singletons may be eager.
   ///   - override: replace an existing binding of the same key in this container instead of
-  ///     failing with ``ContainerError/duplicate(_:existingOwner:newOwner:)``. The replaced
+  ///     failing with ``ErrorCode/duplicate``. The replaced
   ///     binding comes back when the overriding owner is removed.
   ///   - rank: register one of several providers of the key: ranked bindings of one key live
   ///     side by side; `resolve` picks the highest rank, then the earliest registration, and
-  ///     ``resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
+  ///     ``Resolving/resolveAll(_:name:)`` returns them all in that order. An unranked binding stays the
   ///     only one of its key.
   @discardableResult
-  public func register<T>(
+  public func register<T: Sendable>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
     override: Bool = false, rank: Int? = nil, factory: @escaping @Sendable (Resolver) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name), scope: scope, eager: eager, kind: .factory,
+      override: override, rank: rank
+    ) { (r, _: Void) in try factory(r) }
+  }
+
+  /// Binds `type` to a factory that makes a new instance for every resolve (`.transient`).
+  /// `type` need not be `Sendable`: no instance is shared. A shared `scope:` needs a
+  /// `Sendable` type, so the compiler refuses a singleton that threads could race on:
+  ///
+  /// ```swift
+  /// try container.register(Draft.self) { _ in Draft() }  // a non-Sendable class
+  /// try container.register(Draft.self, scope: .singleton) { _ in Draft() }  // does not compile
+  /// ```
+  @discardableResult
+  public func register<T>(
+    _ type: T.Type, name: String? = nil, override: Bool = false, rank: Int? = nil,
+    factory: @escaping @Sendable (Resolver) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name), scope: .transient, eager: false, kind: .factory,
       override: override, rank: rank
     ) { (r, _: Void) in try factory(r) }
   }
@@ -128,12 +150,25 @@ public final class Container: Sendable {
   /// let greeting = try container.resolve(Greeting.self, arguments: "Ada", 3)
   /// ```
   @discardableResult
-  public func register<T, each A>(
+  public func register<T: Sendable, each A>(
     _ type: T.Type, name: String? = nil, scope: Scope = .transient, override: Bool = false,
     rank: Int? = nil, factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
       ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: scope,
+      eager: false, kind: .factory, override: override, rank: rank
+    ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
+  }
+
+  /// Binds `type`, which need not be `Sendable`, to a factory taking runtime arguments that
+  /// makes a new instance for every resolve (`.transient`).
+  @discardableResult
+  public func register<T, each A>(
+    _ type: T.Type, name: String? = nil, override: Bool = false, rank: Int? = nil,
+    factory: @escaping @Sendable (Resolver, repeat each A) throws -> T
+  ) throws(ContainerError) -> BindingHandle<T> {
+    try add(
+      ServiceKey(T.self, name: name, arguments: (repeat each A).self), scope: .transient,
       eager: false, kind: .factory, override: override, rank: rank
     ) { (r, arguments: (repeat each A)) in try factory(r, repeat each arguments) }
   }
@@ -144,7 +179,7 @@ public final class Container: Sendable {
   /// try container.register((any Clock).self, instance: FixedClock(now: 0))
   /// ```
   @discardableResult
-  public func register<T>(
+  public func register<T: Sendable>(
     _ type: T.Type, name: String? = nil, instance: T, override: Bool = false, rank: Int? = nil
   ) throws(ContainerError) -> BindingHandle<T> {
     try add(
@@ -161,7 +196,7 @@ public final class Container: Sendable {
   public func register<P: ServiceProvider>(
     _ type: P.Service.Type, name: String? = nil, scope: Scope = .transient,
     eager: Bool = false, override: Bool = false, rank: Int? = nil, provider: P
-  ) throws(ContainerError) -> BindingHandle<P.Service> {
+  ) throws(ContainerError) -> BindingHandle<P.Service> where P.Service: Sendable {
     try add(
       ServiceKey(P.Service.self, name: name), scope: scope, eager: eager, kind: .provider,
       override: override, rank: rank
@@ -217,12 +252,12 @@ public final class Container: Sendable {
   /// container.resetSingletons()                              // all of them
   /// container.resetSingletons(of: (any Session).self)        // one key
   /// ```
-  public func resetSingletons() {
+  package func resetSingletons() {
     registry.resetInstances(of: nil)
   }
 
   /// Drops the built instances of the bindings of `type` (and `name`) in this container.
-  public func resetSingletons<T>(of type: T.Type, name: String? = nil) {
+  package func resetSingletons<T>(of type: T.Type, name: String? = nil) {
     registry.resetInstances(of: BindingKey(T.self, name: name, arguments: Void.self))
   }
 
@@ -233,7 +268,7 @@ public final class Container: Sendable {
   /// call happens on the registering thread after the registration is done, never while a
   /// container lock is held; changes made on several threads at once may arrive in any order.
   /// An error the observer throws is discarded: it never fails the registration. The current
-  /// providers are ``resolveAll(_:name:)``.
+  /// providers are ``Resolving/resolveAll(_:name:)``.
   ///
   /// ```swift
   /// let token = container.observe((any Exporter).self) { change in print(change) }
@@ -251,94 +286,6 @@ public final class Container: Sendable {
   @discardableResult
   public func removeObserver(_ token: ObservationToken) -> Bool {
     registry.removeObserver(token.id)
-  }
-
-  // MARK: Resolving
-
-  /// The instance bound to `type` (and `name`); see ``Resolver/resolve(_:name:)``.
-  ///
-  /// ```swift
-  /// let store: any NoteStore = try container.resolve()
-  /// ```
-  @inlinable
-  public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> T
-  {
-    try registry.resolve(T.self, name: name, arguments: ())
-  }
-
-  /// The instance of a binding registered with runtime arguments of these types.
-  @inlinable
-  public func resolve<T, each A>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) throws(ContainerError) -> T {
-    try registry.resolve(T.self, name: name, arguments: (repeat each arguments))
-  }
-
-  /// The instance, or nil when nothing is bound.
-  @inlinable
-  public func optional<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> T?
-  {
-    try registry.resolveIfBound(T.self, name: name, arguments: ())
-  }
-
-  /// The instance of a binding with runtime arguments, or nil when nothing is bound.
-  public func optional<T, each A>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) throws(ContainerError) -> T? {
-    try registry.resolveIfBound(T.self, name: name, arguments: (repeat each arguments))
-  }
-
-  /// Every provider of `type` (and `name`), highest rank first, then earliest registration;
-  /// the first is what `resolve` returns. Empty when nothing is bound.
-  ///
-  /// ```swift
-  /// for exporter in try container.resolveAll((any Exporter).self) { try exporter.export() }
-  /// ```
-  public func resolveAll<T>(_ type: T.Type = T.self, name: String? = nil) throws(ContainerError)
-    -> [T]
-  {
-    try resolver.resolveAll(T.self, name: name)
-  }
-
-  /// Whether `type` (and `name`) is bound here or in a parent.
-  public func isBound<T>(_ type: T.Type, name: String? = nil) -> Bool {
-    resolver.isBound(type, name: name)
-  }
-
-  /// A ``Lazy`` that resolves on first use.
-  public func lazy<T>(_ type: T.Type = T.self, name: String? = nil) -> Lazy<T> {
-    resolver.lazy(type, name: name)
-  }
-
-  /// A ``Lazy`` for a binding with runtime arguments, given now and used on first `get()`.
-  public func lazy<T, each A: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) -> Lazy<T> {
-    resolver.lazy(type, name: name, arguments: repeat each arguments)
-  }
-
-  /// A ``Provider`` that resolves on every `get()`.
-  public func provider<T>(_ type: T.Type = T.self, name: String? = nil) -> Provider<T> {
-    resolver.provider(type, name: name)
-  }
-
-  /// A ``Provider`` for a binding with runtime arguments, given now and used on every `get()`.
-  public func provider<T, each A: Sendable>(
-    _ type: T.Type = T.self, name: String? = nil, arguments: repeat each A
-  ) -> Provider<T> {
-    resolver.provider(type, name: name, arguments: repeat each arguments)
-  }
-
-  /// A new, unregistered instance of an ``Injectable`` class; see ``Resolver/make(_:)``.
-  public func make<T: Injectable>(_ type: T.Type) throws(ContainerError) -> T {
-    try resolver.make(type)
-  }
-
-  /// Fills `object`'s ``Injected`` properties and calls its ``InjectionAware`` hook.
-  public func inject(into object: AnyObject) throws(ContainerError) {
-    try resolver.inject(into: object)
   }
 
   // MARK: Inspecting

@@ -7,7 +7,112 @@ import ApiarySupport
 /// do { _ = try container.resolve(Clock.self) } catch { print(error) }
 /// // no binding for App.Clock; registered nearby: App.SystemClock, App.Calendar
 /// ```
-public enum ContainerError: Error, CustomStringConvertible {
+///
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
+public struct ContainerError: Error, CustomStringConvertible {
+  /// Which failure a ``ContainerError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<ContainerError>
+
+  /// Which failure this is.
+  public let code: Code
+  /// What the message is made from: the values of the failure named by ``code``.
+  package let details: ContainerErrorDetails
+
+  public var description: String { details.description }
+
+  /// The same error, adding `key` (a binding whose factory needed the missing key) to the
+  /// front of the chain.
+  func neededBy(binding key: ServiceKey) -> ContainerError {
+    guard case .notBound(let missing, var nearby) = details else { return self }
+    nearby.requiredBy.insert(key, at: 0)
+    return .notBound(missing, nearby: nearby)
+  }
+
+  /// The same error, naming the ``Injected`` property whose resolve found no binding.
+  func neededBy(property: String, of type: Any.Type) -> ContainerError {
+    guard case .notBound(let key, var nearby) = details, nearby.property == nil else {
+      return self
+    }
+    nearby.property = "property '\(property)' of \(ServiceKey.name(of: type))"
+    return .notBound(key, nearby: nearby)
+  }
+}
+
+// One factory per code, with its name, so a call site reads `throw ContainerError.cycle(…)`.
+extension ContainerError {
+  @usableFromInline
+  package static func notBound(_ key: ServiceKey, nearby: NearbyBindings) -> Self {
+    Self(code: .notBound, details: .notBound(key, nearby: nearby))
+  }
+
+  package static func duplicate(_ key: ServiceKey, existingOwner: String?, newOwner: String?)
+    -> Self
+  {
+    Self(
+      code: .duplicate, details: .duplicate(key, existingOwner: existingOwner, newOwner: newOwner))
+  }
+
+  package static func doesNotConform(
+    _ key: ServiceKey, implementation: Any.Type, source: SourceLocation?
+  ) -> Self {
+    Self(
+      code: .doesNotConform,
+      details: .doesNotConform(key, implementation: implementation, source: source))
+  }
+
+  @usableFromInline
+  package static func cycle(_ path: [ServiceKey]) -> Self {
+    Self(code: .cycle, details: .cycle(path))
+  }
+
+  package static func eagerNotSingleton(_ key: ServiceKey, scope: Scope) -> Self {
+    Self(code: .eagerNotSingleton, details: .eagerNotSingleton(key, scope: scope))
+  }
+
+  package static func unknownType(_ name: String, role: String, source: SourceLocation?) -> Self {
+    Self(code: .unknownType, details: .unknownType(name, role: role, source: source))
+  }
+
+  package static func notInjectable(_ name: String, source: SourceLocation?) -> Self {
+    Self(code: .notInjectable, details: .notInjectable(name, source: source))
+  }
+
+  package static func factoryFailed(_ key: ServiceKey, underlying: any Error) -> Self {
+    Self(code: .factoryFailed, details: .factoryFailed(key, underlying: underlying))
+  }
+}
+
+// The codes, each documented where users read it.
+extension ErrorCode where Domain == ContainerError {
+  /// Nothing is bound to the key; `nearby` says what needed it (the bindings being built and
+  /// the ``Injected`` property) and lists the closest registered keys when printed.
+  public static var notBound: Self { Self("notBound") }
+
+  /// The key is already bound in this container and the new binding is not an override.
+  public static var duplicate: Self { Self("duplicate") }
+
+  /// A created or registered instance, or a manifest service's implementation, does not
+  /// conform to the type it is bound to; `source` is where a manifest declared it.
+  public static var doesNotConform: Self { Self("doesNotConform") }
+
+  /// Resolving the first key led back to it through bindings that are not finished singletons.
+  public static var cycle: Self { Self("cycle") }
+
+  /// An eager binding must be a singleton.
+  public static var eagerNotSingleton: Self { Self("eagerNotSingleton") }
+
+  /// A manifest names a type that neither code nor the Swift runtime knows.
+  package static var unknownType: Self { Self("unknownType") }
+
+  /// A manifest implementation is not a class conforming to ``Injectable``.
+  package static var notInjectable: Self { Self("notInjectable") }
+
+  /// A factory, provider, `init(resolver:)` or post-construction hook threw.
+  public static var factoryFailed: Self { Self("factoryFailed") }
+}
+
+/// The values behind each ``ContainerError`` code, one case per code.
+package enum ContainerErrorDetails: Sendable, CustomStringConvertible {
   /// Nothing is bound to the key; `nearby` says what needed it (the bindings being built and
   /// the ``Injected`` property) and lists the closest registered keys when printed.
   case notBound(ServiceKey, nearby: NearbyBindings)
@@ -27,7 +132,7 @@ public enum ContainerError: Error, CustomStringConvertible {
   /// A factory, provider, `init(resolver:)` or post-construction hook threw.
   case factoryFailed(ServiceKey, underlying: any Error)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notBound(let key, let nearby):
       let suggestions = nearby.suggestions
@@ -63,21 +168,6 @@ public enum ContainerError: Error, CustomStringConvertible {
     }
   }
 
-  /// The same error, adding `key` (a binding whose factory needed the missing key) to the
-  /// front of the chain.
-  func neededBy(binding key: ServiceKey) -> ContainerError {
-    guard case .notBound(let missing, var nearby) = self else { return self }
-    nearby.requiredBy.insert(key, at: 0)
-    return .notBound(missing, nearby: nearby)
-  }
-
-  /// The same error, naming the ``Injected`` property whose resolve found no binding.
-  func neededBy(property: String, of type: Any.Type) -> ContainerError {
-    guard case .notBound(let key, var nearby) = self, nearby.property == nil else { return self }
-    nearby.property = "property '\(property)' of \(ServiceKey.name(of: type))"
-    return .notBound(key, nearby: nearby)
-  }
-
   private static func owner(_ owner: String?) -> String {
     owner.map { "module '\($0)'" } ?? "the application"
   }
@@ -89,7 +179,8 @@ public enum ContainerError: Error, CustomStringConvertible {
 
 /// The registered keys closest to one that was not found, computed only when printed so that a
 /// failed resolve stays cheap.
-public struct NearbyBindings: Sendable {
+@usableFromInline
+package struct NearbyBindings: Sendable {
   let registry: Registry?
   let key: ServiceKey?
   /// The bindings being built when the key was needed, outermost first (each binding adds

@@ -26,7 +26,7 @@ public protocol CustomScope: AnyObject, Sendable {
 extension Container {
   /// Binds `type` to a factory whose instances live as long as `scope` decides.
   @discardableResult
-  public func register<T>(
+  public func register<T: Sendable>(
     _ type: T.Type, name: String? = nil, in scope: some CustomScope, override: Bool = false,
     factory: @escaping @Sendable (Resolver) throws -> T
   ) throws(ContainerError) -> BindingHandle<T> {

@@ -1,5 +1,5 @@
 /// A property filled by the container, for classes that cannot take their dependencies in an
-/// initializer. ``Resolver/inject(into:)`` fills it (manifest services are injected
+/// initializer. ``Resolving/inject(into:)`` fills it (manifest services are injected
 /// automatically after `init(resolver:)`).
 ///
 /// ```swift

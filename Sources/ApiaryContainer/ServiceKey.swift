@@ -1,28 +1,25 @@
 /// What a service is resolved by: a type, an optional name and the types of runtime arguments.
 ///
-/// Errors and binding listings use it to name a binding; the type name is computed only when the
-/// key is printed, so building a key costs nothing.
-///
-/// ```swift
-/// let key = ServiceKey(NoteStore.self, name: "primary")
-/// print(key)  // NotebookKit.NoteStore named "primary"
-/// ```
+/// A ``CustomScope`` keeps its instances by key; errors and binding listings print it, as in
+/// `NotebookKit.NoteStore named "primary"`. The type name is computed only when the key is
+/// printed, so building a key costs nothing.
 public struct ServiceKey: Sendable, Hashable, CustomStringConvertible {
   /// The type the service is resolved by (a protocol's existential type or a concrete type).
-  public let type: Any.Type
+  package let type: Any.Type
   /// The binding's name, or nil for the unnamed binding.
-  public let name: String?
+  package let name: String?
   /// The tuple type of the runtime arguments; `Void` when the binding takes none.
-  public let arguments: Any.Type
+  package let arguments: Any.Type
 
-  public init(_ type: Any.Type, name: String? = nil, arguments: Any.Type = Void.self) {
+  @usableFromInline
+  package init(_ type: Any.Type, name: String? = nil, arguments: Any.Type = Void.self) {
     self.type = type
     self.name = name
     self.arguments = arguments
   }
 
   /// The fully qualified type name, e.g. `NotebookKit.NoteStore`.
-  public var typeName: String { Self.name(of: type) }
+  package var typeName: String { Self.name(of: type) }
 
   public var description: String {
     var text = typeName

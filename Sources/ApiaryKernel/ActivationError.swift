@@ -4,8 +4,8 @@ import ApiaryLifecycle
 /// failed (`load` when no hook ran: a dependency did not wake, or the kernel is shutting down),
 /// what woke it and the cause.
 ///
-/// A resolve gets it inside ``ContainerError/factoryFailed(_:underlying:)`` and a call inside
-/// ``MediatorError/targetCreationFailed(target:owner:reason:)``; ``Kernel/activate(_:)`` and an
+/// A resolve gets it inside ``ErrorCode/factoryFailed`` and a call inside
+/// ``ErrorCode/targetCreationFailed``; `kernel.activate(_:)` and an
 /// event's dispatch report get it as it is.
 ///
 /// ```swift
@@ -15,11 +15,11 @@ import ApiaryLifecycle
 /// ```
 public struct ActivationError: Error, Sendable, CustomStringConvertible {
   public let module: String
-  public let phase: LifecyclePhase
-  public let trigger: ActivationTrigger
+  package let phase: LifecyclePhase
+  package let trigger: ActivationTrigger
   public let cause: any Error
 
-  public init(
+  package init(
     module: String, phase: LifecyclePhase, trigger: ActivationTrigger, cause: any Error
   ) {
     self.module = module

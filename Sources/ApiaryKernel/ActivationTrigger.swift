@@ -1,13 +1,13 @@
 import ApiaryManifest
 
 /// What woke a lazy module: the first use of something its manifest declares, a dependent
-/// waking, the background start after `ready`, or an explicit ``Kernel/activate(_:)``.
+/// waking, the background start after `ready`, or an explicit `kernel.activate(_:)`.
 ///
 /// ```swift
 /// for wake in kernel.profiler.activations { print(wake.module, wake.trigger) }
 /// // search  call to target 'search'
 /// ```
-public enum ActivationTrigger: Sendable, Hashable, CustomStringConvertible {
+package enum ActivationTrigger: Sendable, Hashable, CustomStringConvertible {
   /// The first resolve of a declared service, by its protocol name.
   case service(String)
   /// The first call (`perform` or a URL) to a declared target.
@@ -19,7 +19,7 @@ public enum ActivationTrigger: Sendable, Hashable, CustomStringConvertible {
   /// The background start of an `"activation": "background"` module once the application is
   /// ready.
   case background
-  /// ``Kernel/activate(_:)``.
+  /// `kernel.activate(_:)`.
   case request
 
   public var description: String {

@@ -19,7 +19,7 @@ import ApiarySupport
 /// // modules/notes.json:12:9 modules[0].targets[0].actions[2]: target 'notes'
 /// // (NotesPlugin.NotesTarget) does not implement action 'archive'; it implements create, get
 /// ```
-public enum BootCheck {
+package enum BootCheck {
   /// Every problem linking `modules` (all of them, enabled or not) against `catalog`.
   public static func problems(_ modules: [ModuleManifest], catalog: TypeCatalog)
     -> [ManifestProblem]

@@ -93,7 +93,7 @@ package struct BootPlan: Sendable {
 
 /// Why modules cannot be ordered. The manifest validator reports these with file and key path
 /// first; the plan checks again so a kernel built in code gets the same guarantees.
-public enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
   case duplicateModule(String)
   case unknownDependency(module: String, dependency: String)
   case cycle(among: [String])

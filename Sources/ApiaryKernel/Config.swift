@@ -10,15 +10,15 @@ import ApiaryManifest
 public struct Config: Sendable, Hashable {
   /// The module name, or `application` for the application's config.
   public let owner: String
-  public let values: [String: JSONValue]
+  package let values: [String: JSONValue]
 
-  public init(owner: String, values: [String: JSONValue]) {
+  package init(owner: String, values: [String: JSONValue]) {
     self.owner = owner
     self.values = values
   }
 
   /// The raw value at `key`, if present.
-  public subscript(key: String) -> JSONValue? { values[key] }
+  package subscript(key: String) -> JSONValue? { values[key] }
 
   public func string(_ key: String, default fallback: String? = nil) throws(ConfigError) -> String {
     try read(key, "string", fallback) { $0.stringValue }

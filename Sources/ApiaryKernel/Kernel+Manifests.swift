@@ -10,7 +10,7 @@ extension Kernel {
   /// try await kernel.boot()
   /// ```
   ///
-  /// - Throws: ``KernelError/invalidManifests(_:)`` with every problem found, each naming its
+  /// - Throws: ``ErrorCode/invalidManifests`` with every problem found, each naming its
   ///   file and key path.
   public init(
     manifestsAt directory: String,

@@ -25,13 +25,13 @@ import Synchronization
 /// await kernel.shutdown()
 /// ```
 public actor Kernel {
-  public nonisolated let application: ApplicationManifest
+  package nonisolated let application: ApplicationManifest
   package nonisolated let plan: BootPlan
   package nonisolated let catalog: TypeCatalog
   public nonisolated let container: Container
   public nonisolated let mediator: Mediator
   public nonisolated let events: EventBus
-  public nonisolated let profiler: Profiler
+  package nonisolated let profiler: Profiler
 
   private nonisolated let executor = KernelExecutor()
   /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
@@ -95,7 +95,7 @@ public actor Kernel {
   }
 
   /// Plans the given modules. `observer` sees every lifecycle step as it happens.
-  public init(
+  package init(
     application: ApplicationManifest,
     modules: [ModuleManifest],
     catalog: TypeCatalog = TypeCatalog(),
@@ -123,12 +123,12 @@ public actor Kernel {
   }
 
   /// Every planned or added module with its state, in boot order.
-  public var moduleStates: [(name: String, state: ModuleState)] {
+  package var moduleStates: [(name: String, state: ModuleState)] {
     order.compactMap { name in states[name].map { (name, $0) } }
   }
 
   /// The state of one module, or nil when no module has that name.
-  public func state(of name: String) -> ModuleState? { states[name] }
+  package func state(of name: String) -> ModuleState? { states[name] }
 
   /// Names of running modules in the order they started.
   public var startedModules: [String] { startOrder }
@@ -170,7 +170,7 @@ public actor Kernel {
 
   private var stopping: Bool { stopRequested.withLock { $0 } }
 
-  /// The state named in ``KernelError/wrongState(operation:state:)``.
+  /// The state named in ``ErrorCode/wrongState``.
   private var stateName: String {
     stopping && phase != .stopped ? Phase.stopping.rawValue : phase.rawValue
   }
@@ -188,7 +188,7 @@ public actor Kernel {
   /// reverse and the error names the module, the phase and the cause. An optional module that
   /// fails is marked failed, and modules that depend on it are skipped. A `shutdown()` requested
   /// meanwhile stops the boot after the hook in progress, tears down what started, and `boot`
-  /// throws ``KernelError/interrupted(operation:)``.
+  /// throws ``ErrorCode/interrupted``.
   public func boot() async throws(KernelError) {
     await beginChange()
     defer { endChange() }
@@ -470,7 +470,7 @@ public actor Kernel {
     unregister(manifest.name)
     states[manifest.name] = .failed(phase: phase, reason: "\(error)")
     guard manifest.isOptional else {
-      if let kernelError = error as? KernelError, case .unresolvedType = kernelError {
+      if let kernelError = error as? KernelError, kernelError.code == .unresolvedType {
         throw kernelError
       }
       throw .hookFailed(module: manifest.name, phase: phase, cause: error)
@@ -573,7 +573,7 @@ public actor Kernel {
   /// priority, after its dependencies. On failure everything it registered is removed, it is
   /// torn down if it started, the error is thrown, and the name can be added again; the rest of
   /// the application is untouched. Refused once a shutdown has been requested.
-  public func add(_ manifest: ModuleManifest) async throws(KernelError) {
+  package func add(_ manifest: ModuleManifest) async throws(KernelError) {
     guard !stopping else { throw .wrongState(operation: "add a module", state: stateName) }
     await beginChange()
     defer { endChange() }
@@ -639,7 +639,7 @@ public actor Kernel {
   /// Tears one running module down and removes everything it registered: its services,
   /// targets, event handlers and interceptors. Refused while running modules depend on it;
   /// removing a module that is already stopped does nothing.
-  public func remove(_ name: String) async throws(KernelError) {
+  package func remove(_ name: String) async throws(KernelError) {
     await beginChange()
     defer { endChange() }
     guard phase == .running, !stopping else {
@@ -749,7 +749,7 @@ public actor Kernel {
   /// try await kernel.activate("search")
   /// await kernel.state(of: "search")  // .running
   /// ```
-  public func activate(_ name: String) async throws(ActivationError) {
+  package func activate(_ name: String) async throws(ActivationError) {
     try await activate(name, trigger: .request, nested: HookLane.isRunning)
   }
 
@@ -909,7 +909,7 @@ public actor Kernel {
 
   /// The phase a wake-up failed in.
   private static func phase(of error: KernelError) -> LifecyclePhase {
-    if case .hookFailed(_, let phase, _) = error { return phase }
+    if case .hookFailed(_, let phase, _) = error.details { return phase }
     return .load
   }
 

@@ -1,9 +1,113 @@
 import ApiaryLifecycle
 import ApiaryManifest
+import ApiarySupport
 
-/// Why the kernel refused or failed an operation. Every case names the module, and for hook
+/// Why the kernel refused or failed an operation. Every message names the module, and for hook
 /// failures the phase and the cause.
-public enum KernelError: Error, Sendable, CustomStringConvertible {
+///
+/// ```swift
+/// do { try await kernel.boot() }
+/// catch let error as KernelError where error.code == .hookFailed { print(error) }
+/// // module 'store' failed in start: did not finish within 5.0 s (manifest 'timeout')
+/// ```
+///
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
+public struct KernelError: Error, Sendable, CustomStringConvertible {
+  /// Which failure a ``KernelError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<KernelError>
+
+  /// Which failure this is.
+  public let code: Code
+  /// What the message is made from: the values of the failure named by ``code``.
+  package let details: KernelErrorDetails
+
+  public var description: String { details.description }
+}
+
+// One factory per code, with its name, so a call site reads `throw KernelError.unknownModule(…)`.
+extension KernelError {
+  package static func invalidManifests(_ problems: [ManifestProblem]) -> Self {
+    Self(code: .invalidManifests, details: .invalidManifests(problems))
+  }
+
+  package static func plan(_ error: PlanError) -> Self {
+    Self(code: .plan, details: .plan(error))
+  }
+
+  package static func unresolvedType(module: String, type: String, foundButNotModule: Bool) -> Self
+  {
+    Self(
+      code: .unresolvedType,
+      details: .unresolvedType(module: module, type: type, foundButNotModule: foundButNotModule))
+  }
+
+  package static func hookFailed(module: String, phase: LifecyclePhase, cause: any Error) -> Self {
+    Self(code: .hookFailed, details: .hookFailed(module: module, phase: phase, cause: cause))
+  }
+
+  package static func wrongState(operation: String, state: String) -> Self {
+    Self(code: .wrongState, details: .wrongState(operation: operation, state: state))
+  }
+
+  package static func unknownModule(_ name: String) -> Self {
+    Self(code: .unknownModule, details: .unknownModule(name))
+  }
+
+  package static func duplicateModule(_ name: String) -> Self {
+    Self(code: .duplicateModule, details: .duplicateModule(name))
+  }
+
+  package static func dependencyNotRunning(module: String, dependency: String) -> Self {
+    Self(
+      code: .dependencyNotRunning,
+      details: .dependencyNotRunning(module: module, dependency: dependency))
+  }
+
+  package static func moduleInUse(module: String, dependents: [String]) -> Self {
+    Self(code: .moduleInUse, details: .moduleInUse(module: module, dependents: dependents))
+  }
+
+  package static func interrupted(operation: String) -> Self {
+    Self(code: .interrupted, details: .interrupted(operation: operation))
+  }
+}
+
+// The codes, each documented where users read it.
+extension ErrorCode where Domain == KernelError {
+  /// Manifests did not validate; each problem names its file and key path.
+  public static var invalidManifests: Self { Self("invalidManifests") }
+
+  /// The modules cannot be ordered.
+  public static var plan: Self { Self("plan") }
+
+  /// A module's `type` names no Swift type, or one that is not a ``Module``.
+  public static var unresolvedType: Self { Self("unresolvedType") }
+
+  /// A required module's hook threw or timed out.
+  public static var hookFailed: Self { Self("hookFailed") }
+
+  /// The operation needs a state the kernel is not in (for example `add` before `boot`).
+  public static var wrongState: Self { Self("wrongState") }
+
+  /// No module has that name.
+  public static var unknownModule: Self { Self("unknownModule") }
+
+  /// A module of that name is already loaded.
+  package static var duplicateModule: Self { Self("duplicateModule") }
+
+  /// A module cannot be added because a dependency is not running.
+  package static var dependencyNotRunning: Self { Self("dependencyNotRunning") }
+
+  /// A module cannot be removed while running modules depend on it.
+  public static var moduleInUse: Self { Self("moduleInUse") }
+
+  /// A shutdown was requested while the operation (`boot`, `add`) was in progress; what it had
+  /// started is torn down.
+  public static var interrupted: Self { Self("interrupted") }
+}
+
+/// The values behind each ``KernelError`` code, one case per code.
+package enum KernelErrorDetails: Sendable, CustomStringConvertible {
   /// Manifests did not validate; each problem names its file and key path.
   case invalidManifests([ManifestProblem])
   /// The modules cannot be ordered.
@@ -26,7 +130,7 @@ public enum KernelError: Error, Sendable, CustomStringConvertible {
   /// started is torn down.
   case interrupted(operation: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .invalidManifests(let problems):
       "\(problems.count) manifest problem\(problems.count == 1 ? "" : "s"):\n"

@@ -19,9 +19,9 @@ import ApiaryMediator
 /// ```
 public final class ModuleContext: Sendable {
   /// The module's manifest, as loaded.
-  public let manifest: ModuleManifest
+  package let manifest: ModuleManifest
   /// The application manifest.
-  public let application: ApplicationManifest
+  package let application: ApplicationManifest
   /// The module's own `config` object, with typed accessors.
   public let config: Config
   /// The application's `config` object, with typed accessors.

@@ -1,7 +1,7 @@
 import ApiaryLifecycle
 
 /// Where a module is in its lifecycle, as the kernel and `apiary run` report it.
-public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
+package enum ModuleState: Sendable, Hashable, CustomStringConvertible {
   /// In the plan, not yet set up.
   case planned
   /// `setUp` succeeded; waiting to start.

@@ -13,9 +13,9 @@
 /// ```
 public final class PluginExports: Sendable {
   /// The module types, each named in the descriptor with a `module` line.
-  public let modules: [any Module.Type]
+  package let modules: [any Module.Type]
   /// The target types, each named in the descriptor with a `target` line.
-  public let targets: [any Target.Type]
+  package let targets: [any Target.Type]
 
   public init(modules: [any Module.Type] = [], targets: [any Target.Type] = []) {
     self.modules = modules
@@ -28,7 +28,7 @@ public final class PluginExports: Sendable {
   }
 
   /// Takes over the reference `apiary_plugin_entry` returned.
-  public static func take(_ pointer: UnsafeMutableRawPointer) -> PluginExports {
+  package static func take(_ pointer: UnsafeMutableRawPointer) -> PluginExports {
     Unmanaged<PluginExports>.fromOpaque(pointer).takeRetainedValue()
   }
 
@@ -37,7 +37,7 @@ public final class PluginExports: Sendable {
   /// The name is `_typeName(_:qualified:)`, what `String(reflecting:)` prints for a type, without
   /// its protocol conformance checks: in a fresh process those scan every loaded image and cost
   /// more than opening the library (BENCHMARKS.md, "Plugins").
-  public var namedTypes: [(name: String, type: Any.Type)] {
+  package var namedTypes: [(name: String, type: Any.Type)] {
     modules.map { (_typeName($0, qualified: true), $0) }
       + targets.map { (_typeName($0, qualified: true), $0) }
   }

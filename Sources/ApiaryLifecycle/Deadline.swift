@@ -1,5 +1,5 @@
 /// A lifecycle hook that did not finish within its manifest's `timeout`.
-public struct LifecycleTimeout: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LifecycleTimeout: Error, Sendable, Hashable, CustomStringConvertible {
   public let seconds: Double
 
   package init(seconds: Double) { self.seconds = seconds }

@@ -27,16 +27,16 @@ public enum EventOutcome: Sendable, Hashable {
 
 /// The aggregate of one dispatch: who handled the event, who ignored it, who failed and why.
 public struct DispatchReport: Sendable, CustomStringConvertible {
-  public let event: String
+  package let event: String
   /// Modules whose handler returned `.handled`, in dispatch order.
   public var handledBy: [String] = []
   /// Modules whose handler returned `.ignored`, in dispatch order.
-  public var ignoredBy: [String] = []
+  package var ignoredBy: [String] = []
   /// Modules whose handler threw, with the error, in dispatch order.
   public var failures: [(module: String, error: any Error)] = []
 
   /// Whether at least one handler handled the event.
-  public var wasHandled: Bool { !handledBy.isEmpty }
+  package var wasHandled: Bool { !handledBy.isEmpty }
 
   public var description: String {
     var parts = ["event '\(event)': handled by [\(handledBy.joined(separator: ", "))]"]

@@ -167,7 +167,7 @@ public final class EventBus: Sendable {
   }
 
   /// Names of events with at least one handler, each with its handlers' owners in order.
-  public var subscriptions: [(event: String, owners: [String])] {
+  package var subscriptions: [(event: String, owners: [String])] {
     storage.state.withLock { state in
       state.byEvent.filter { !$0.value.isEmpty }.map { ($0.key, $0.value.map(\.owner)) }
     }.sorted { $0.event < $1.event }
@@ -197,7 +197,7 @@ public final class EventBus: Sendable {
 /// Returned by ``EventBus/subscribe(_:handler:)``; `cancel()` removes the handler.
 public struct EventSubscription: Sendable {
   fileprivate let bus: EventBus.Storage
-  public let event: String
+  package let event: String
   fileprivate let id: Int
 
   public func cancel() { EventBus.cancel(bus, event: event, id: id) }

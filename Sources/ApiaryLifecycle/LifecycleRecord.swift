@@ -12,11 +12,11 @@ public struct LifecycleRecord: Sendable, CustomStringConvertible {
   public let phase: LifecyclePhase
   public let outcome: Outcome
   /// How long the hook ran (zero when skipped).
-  public let duration: Duration
+  package let duration: Duration
   /// Time since the kernel began booting.
-  public let elapsed: Duration
+  package let elapsed: Duration
   /// What woke a lazy module, for ``LifecyclePhase/activate``: `call to target 'search'`.
-  public let trigger: String?
+  package let trigger: String?
 
   package init(
     module: String, phase: LifecyclePhase, outcome: Outcome, duration: Duration,

@@ -16,7 +16,7 @@ import Synchronization
 /// ```
 ///
 /// `ApiaryTooling` adds the reports `apiary run --profile` prints: `table()` and `json()`.
-public final class Profiler: Sendable {
+package final class Profiler: Sendable {
   /// The timed calls of one subject in one phase.
   public struct Entry: Sendable, Hashable {
     /// The module name, or the event name for ``LifecyclePhase/event``.

@@ -13,7 +13,7 @@ import ApiarySupport
 /// | `modules` | array of files or directories, relative to this file | `["modules"]` |
 /// | `config` | object, free-form | `{}` |
 /// | `fallback` | `{"target": string, "action": string}` | none |
-/// | `limits` | `{"fileSize": bytes, "depth": levels, "values": count}` for module files | ``ManifestLimits/default`` |
+/// | `limits` | `{"fileSize": bytes, "depth": levels, "values": count}` for module files | 4 MiB, 512 levels, 1,000,000 values |
 /// | `allowOutsidePaths` | boolean: `modules` may name files outside this directory | `false` |
 ///
 /// A directory in `modules` contributes every `*.json` and `*.plist` file directly in it, sorted
@@ -34,31 +34,42 @@ import ApiarySupport
 /// ```
 public struct ApplicationManifest: Sendable, Hashable {
   /// The only schema version this build reads.
-  public static let supportedSchemaVersion = 1
+  package static let supportedSchemaVersion = 1
 
-  public var schemaVersion: Int
+  package var schemaVersion: Int
   /// A human-readable application name.
-  public var name: String
+  package var name: String
   /// The URL scheme of remote calls (`notebook://notes/create?...`). Other schemes are refused.
-  public var scheme: String
+  package var scheme: String
   /// `environment`; modules read it from their context.
-  public var environment: Environment
+  package var environment: Environment
   /// `modules`: files or directories, relative to the application manifest, holding module manifests.
-  public var modulePaths: [String]
+  package var modulePaths: [String]
   /// Application-wide configuration, readable by every module.
-  public var config: [String: JSONValue]
+  package var config: [String: JSONValue]
   /// Where the mediator sends calls that find no target or action, after the target's own
   /// not-found handler.
-  public var fallback: ActionReference?
+  package var fallback: ActionReference?
   /// `limits`: what reading each module file may cost.
-  public var limits: ManifestLimits
+  package var limits: ManifestLimits
   /// `allowOutsidePaths`: whether `modules` may name files outside the manifests directory.
-  public var allowsOutsidePaths: Bool
+  package var allowsOutsidePaths: Bool
   /// The file this manifest was read from, when it was read from one.
-  public var source: SourceLocation?
+  package var source: SourceLocation?
 
+  /// An application manifest as code, for tests and embedders; the `apiary` host reads it
+  /// from `app.json`.
   public init(
-    schemaVersion: Int = ApplicationManifest.supportedSchemaVersion,
+    name: String, scheme: String, environment: Environment = .dev,
+    config: [String: JSONValue] = [:]
+  ) {
+    self.init(
+      schemaVersion: Self.supportedSchemaVersion, name: name, scheme: scheme,
+      environment: environment, config: config)
+  }
+
+  package init(
+    schemaVersion: Int,
     name: String,
     scheme: String,
     environment: Environment = .dev,
@@ -83,7 +94,7 @@ public struct ApplicationManifest: Sendable, Hashable {
 }
 
 /// A target and action named in a manifest, such as the application's not-found fallback.
-public struct ActionReference: Sendable, Hashable {
+package struct ActionReference: Sendable, Hashable {
   public var target: String
   public var action: String
 

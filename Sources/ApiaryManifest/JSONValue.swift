@@ -16,7 +16,7 @@ public enum JSONValue: Sendable, Hashable {
   case object([String: JSONValue])
 
   /// The name of this value's kind as a user would write it: `string`, `integer`, `object`…
-  public var kindName: String {
+  package var kindName: String {
     switch self {
     case .null: "null"
     case .bool: "boolean"
@@ -28,12 +28,12 @@ public enum JSONValue: Sendable, Hashable {
     }
   }
 
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
-  public var intValue: Int? {
+  package var intValue: Int? {
     switch self {
     case .int(let value): return value
     case .double(let value) where value.rounded() == value && abs(value) < 9e15: return Int(value)
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Hashable {
     }
   }
 
-  public var doubleValue: Double? {
+  package var doubleValue: Double? {
     switch self {
     case .int(let value): return Double(value)
     case .double(let value): return value
@@ -49,29 +49,29 @@ public enum JSONValue: Sendable, Hashable {
     }
   }
 
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
-  public var arrayValue: [JSONValue]? {
+  package var arrayValue: [JSONValue]? {
     if case .array(let value) = self { return value }
     return nil
   }
 
-  public var objectValue: [String: JSONValue]? {
+  package var objectValue: [String: JSONValue]? {
     if case .object(let value) = self { return value }
     return nil
   }
 
   /// The member named `key` when this is an object.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     objectValue?[key]
   }
 
   /// The value as plain Swift values (`String`, `Int`, `Double`, `Bool`, arrays, dictionaries;
   /// `nil` for `null`), as actions and tools expect them.
-  public var plainValue: (any Sendable)? {
+  package var plainValue: (any Sendable)? {
     switch self {
     case .null: nil
     case .bool(let value): value

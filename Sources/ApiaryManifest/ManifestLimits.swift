@@ -12,7 +12,7 @@ import ApiarySupport
 /// { "schemaVersion": 1, "name": "Big", "scheme": "big",
 ///   "limits": { "fileSize": 33554432, "depth": 512, "values": 4000000 } }
 /// ```
-public struct ManifestLimits: Sendable, Hashable {
+package struct ManifestLimits: Sendable, Hashable {
   /// The largest file read, in bytes (default 4 MiB).
   public var fileSize: Int
   /// The deepest nesting of arrays and objects (default 512, at most ``maximumDepth``).

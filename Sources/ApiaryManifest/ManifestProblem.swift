@@ -13,7 +13,7 @@ import ApiarySupport
 ///   print(error)
 /// }
 /// ```
-public struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertible {
   public var kind: Kind
   public var location: SourceLocation
   /// What is wrong: what was expected and what was found.

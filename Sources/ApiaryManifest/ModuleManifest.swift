@@ -51,7 +51,7 @@ import ApiarySupport
 ///   ]
 /// }
 /// ```
-public struct ModuleManifest: Sendable, Hashable {
+package struct ModuleManifest: Sendable, Hashable {
   /// Unique name of the module within the application.
   public var name: String
   /// The Swift type implementing ``Module``, written `ModuleName.TypeName`.

@@ -16,7 +16,7 @@ import ApiarySupport
 /// { "name": "notes", "type": "NotesPlugin.NotesModule",
 ///   "library": "../../SamplePlugins/.build/release/libNotesPlugin.so", "version": "1.0.0" }
 /// ```
-public struct PluginReference: Sendable, Hashable {
+package struct PluginReference: Sendable, Hashable {
   /// The library path as written, relative to the manifest file (or absolute).
   public var library: String
   /// The plugin version the manifest expects.

@@ -13,7 +13,7 @@ import ApiarySupport
 /// { "protocol": "NotebookKit.NoteStore", "implementation": "StorePlugin.FileNoteStore",
 ///   "scope": "singleton", "name": "primary" }
 /// ```
-public struct ServiceManifest: Sendable, Hashable {
+package struct ServiceManifest: Sendable, Hashable {
   /// The protocol (or class) the service is resolved by, written `ModuleName.TypeName`.
   public var protocolName: String
   /// The implementing type, written `ModuleName.TypeName`; it must conform to ``Injectable``.

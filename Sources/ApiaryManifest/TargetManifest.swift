@@ -25,7 +25,7 @@ import ApiarySupport
 ///   ]
 /// }
 /// ```
-public struct TargetManifest: Sendable, Hashable {
+package struct TargetManifest: Sendable, Hashable {
   /// The name callers use: `mediator.perform(target: "notes", ...)`, `notebook://notes/...`.
   public var name: String
   /// The Swift type implementing the target, written `ModuleName.TypeName`.
@@ -44,7 +44,7 @@ public struct TargetManifest: Sendable, Hashable {
 }
 
 /// An action a target accepts.
-public struct ActionManifest: Sendable, Hashable {
+package struct ActionManifest: Sendable, Hashable {
   public var name: String
   /// Whether the action may be called from a URL. Actions are local-only unless declared remote.
   public var isRemote: Bool
@@ -54,7 +54,7 @@ public struct ActionManifest: Sendable, Hashable {
   /// One line for `apiary inspect` and generated documentation.
   public var summary: String?
   /// Seconds an `await`ed call (`perform` with `await`, `open`, the host) may run before the
-  /// caller gets ``MediatorError/timedOut(target:action:seconds:)``.
+  /// caller gets ``ErrorCode/timedOut``.
   public var timeout: Double
   public var source: SourceLocation?
 
@@ -81,7 +81,7 @@ public struct ActionManifest: Sendable, Hashable {
 }
 
 /// A declared action parameter.
-public struct ParameterManifest: Sendable, Hashable {
+package struct ParameterManifest: Sendable, Hashable {
   public var name: String
   public var kind: Kind
   public var isRequired: Bool

@@ -6,7 +6,7 @@ import Synchronization
 /// `timeout`. A synchronous action runs on a Dispatch worker; an `async` one in a task whose
 /// executor is Dispatch. The timer is a Dispatch timer too, so an action that blocks its thread
 /// — or module code blocking every pool thread — cannot delay it. Past the limit the caller gets
-/// ``MediatorError/timedOut(target:action:seconds:)``, an `async` action is cancelled, and the
+/// ``ErrorCode/timedOut``, an `async` action is cancelled, and the
 /// action's late result is dropped.
 enum ActionDeadline {
   static func run(_ prepared: PreparedAction, _ parameters: Parameters, cache: Bool)

@@ -11,7 +11,7 @@
 public struct ActionTable<T: ActionTarget>: Sendable, ExpressibleByDictionaryLiteral {
   let actions: [String: Action<T>]
 
-  public init(_ actions: [String: Action<T>]) {
+  package init(_ actions: [String: Action<T>]) {
     self.actions = actions
   }
 
@@ -20,5 +20,5 @@ public struct ActionTable<T: ActionTarget>: Sendable, ExpressibleByDictionaryLit
   }
 
   /// The implemented action names, sorted.
-  public var names: [String] { actions.keys.sorted() }
+  package var names: [String] { actions.keys.sorted() }
 }

@@ -26,29 +26,41 @@ public struct Interceptor: Sendable {
   /// What a `before` interceptor decided.
   public enum Decision: Sendable, Hashable {
     case proceed
-    /// Refuse the call; the caller gets ``MediatorError/vetoed(target:action:reason:)``.
+    /// Refuse the call; the caller gets ``ErrorCode/vetoed``.
     case veto(String)
   }
 
-  public typealias Before = @Sendable (ActionCall) -> Decision
-  public typealias Instead = @Sendable (ActionCall) throws -> (any Sendable)?
-  public typealias After = @Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void
+  package typealias Before = @Sendable (ActionCall) -> Decision
+  package typealias Instead = @Sendable (ActionCall) throws -> (any Sendable)?
+  package typealias After = @Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void
 
-  public var before: Before?
-  public var instead: Instead?
-  public var after: After?
+  package var before: Before?
+  package var instead: Instead?
+  package var after: After?
 
-  public init(before: Before? = nil, instead: Instead? = nil, after: After? = nil) {
+  public init(
+    before: (@Sendable (ActionCall) -> Decision)? = nil,
+    instead: (@Sendable (ActionCall) throws -> (any Sendable)?)? = nil,
+    after: (@Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void)? = nil
+  ) {
     self.before = before
     self.instead = instead
     self.after = after
   }
 
-  public static func before(_ body: @escaping Before) -> Interceptor { Interceptor(before: body) }
-  public static func instead(_ body: @escaping Instead) -> Interceptor {
+  public static func before(_ body: @escaping @Sendable (ActionCall) -> Decision) -> Interceptor {
+    Interceptor(before: body)
+  }
+  public static func instead(
+    _ body: @escaping @Sendable (ActionCall) throws -> (any Sendable)?
+  ) -> Interceptor {
     Interceptor(instead: body)
   }
-  public static func after(_ body: @escaping After) -> Interceptor { Interceptor(after: body) }
+  public static func after(
+    _ body: @escaping @Sendable (ActionCall, Result<(any Sendable)?, any Error>) -> Void
+  ) -> Interceptor {
+    Interceptor(after: body)
+  }
 
   /// Which calls an interceptor sees.
   public enum Scope: Sendable, Hashable {

@@ -22,7 +22,7 @@ import Synchronization
 /// form, so write `try await`. All methods may be called from any thread or task concurrently.
 public final class Mediator: Sendable {
   /// The URL scheme remote calls must use.
-  public let scheme: String
+  package let scheme: String
   /// Where calls that find no target or action go after the target's not-found handler. It
   /// receives the parameters `target`, `action` and `params` (the original parameters), and
   /// the original call's origin as ``Parameters/origin``. Remote calls reach it only when its
@@ -170,18 +170,18 @@ public final class Mediator: Sendable {
   }
 
   /// Drops the cached instance of `target`, if any; the next cached call creates a new one.
-  public func releaseCachedTarget(_ target: String) {
+  package func releaseCachedTarget(_ target: String) {
     let box = state.withLock { $0.targets[target] }
     _ = box?.takeCached()
   }
 
   /// Whether a target of that name is registered (CTMediator's "is this target linked").
-  public func hasTarget(_ target: String) -> Bool {
+  package func hasTarget(_ target: String) -> Bool {
     state.withLock { $0.targets[target] != nil }
   }
 
   /// Whether `target` declares `action`.
-  public func hasAction(target: String, action: String) -> Bool {
+  package func hasAction(target: String, action: String) -> Bool {
     state.withLock { $0.actions[Key(target: target, action: action)] != nil }
   }
 
@@ -253,7 +253,7 @@ public final class Mediator: Sendable {
 
   /// Calls a synchronous or `async` action; see the synchronous overload. The action runs off
   /// Swift's cooperative pool and is bounded by its declared `timeout`: past it the caller gets
-  /// ``MediatorError/timedOut(target:action:seconds:)``.
+  /// ``ErrorCode/timedOut``.
   ///
   /// ```swift
   /// let hits = try await mediator.perform(target: "search", action: "query", params: ["q": "x"])
@@ -337,7 +337,7 @@ public final class Mediator: Sendable {
   /// ```swift
   /// if case .failure(let reason) = mediator.canOpen("notebook://notes/purge") { print(reason) }
   /// ```
-  public func canOpen(_ url: String) -> Result<ActionReference, MediatorError> {
+  package func canOpen(_ url: String) -> Result<ActionReference, MediatorError> {
     do throws(MediatorError) {
       let parsed = try RemoteURL.parse(url, scheme: scheme)
       if let prepared = lookup(parsed.target, parsed.action).0 {

@@ -1,4 +1,5 @@
 import ApiaryManifest
+import ApiarySupport
 
 /// Why the mediator could not add targets, make a call, or accept a URL. Each description says
 /// what was wrong, where, what was expected and what was found.
@@ -8,7 +9,240 @@ import ApiaryManifest
 /// catch let error as MediatorError { print(error) }
 /// // notes/create: missing required parameter 'title' (expected string)
 /// ```
-public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Compare ``code`` with the codes in ``ErrorCode`` to tell failures apart (see <doc:Errors>).
+public struct MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Which failure a ``MediatorError`` reports (see ``ErrorCode``).
+  public typealias Code = ErrorCode<MediatorError>
+
+  /// Which failure this is.
+  public let code: Code
+  /// What the message is made from: the values of the failure named by ``code``.
+  package let details: MediatorErrorDetails
+
+  public var description: String { details.description }
+
+  /// A type name for messages; only used on error paths.
+  static func typeName(of value: Any) -> String {
+    String(describing: type(of: value))
+  }
+}
+
+// One factory per code, with its name, so a call site reads `throw MediatorError.vetoed(…)`.
+extension MediatorError {
+  package static func typeNotFound(module: String, target: String, type: String) -> Self {
+    Self(code: .typeNotFound, details: .typeNotFound(module: module, target: target, type: type))
+  }
+
+  package static func notATarget(module: String, target: String, type: String) -> Self {
+    Self(code: .notATarget, details: .notATarget(module: module, target: target, type: type))
+  }
+
+  package static func actionNotImplemented(
+    module: String, target: String, action: String, type: String, implemented: [String]
+  ) -> Self {
+    Self(
+      code: .actionNotImplemented,
+      details: .actionNotImplemented(
+        module: module, target: target, action: action, type: type, implemented: implemented))
+  }
+
+  package static func duplicateTarget(module: String, target: String, existingOwner: String) -> Self
+  {
+    Self(
+      code: .duplicateTarget,
+      details: .duplicateTarget(module: module, target: target, existingOwner: existingOwner))
+  }
+
+  package static func duplicateAction(module: String, target: String, action: String) -> Self {
+    Self(
+      code: .duplicateAction,
+      details: .duplicateAction(module: module, target: target, action: action))
+  }
+
+  package static func duplicateParameter(
+    module: String, target: String, action: String, key: String
+  ) -> Self {
+    Self(
+      code: .duplicateParameter,
+      details: .duplicateParameter(module: module, target: target, action: action, key: key))
+  }
+
+  package static func invalidDefault(
+    module: String, target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      code: .invalidDefault,
+      details: .invalidDefault(
+        module: module, target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func targetNotFound(target: String, action: String) -> Self {
+    Self(code: .targetNotFound, details: .targetNotFound(target: target, action: action))
+  }
+
+  package static func actionNotFound(target: String, action: String) -> Self {
+    Self(code: .actionNotFound, details: .actionNotFound(target: target, action: action))
+  }
+
+  package static func missingParameter(
+    target: String, action: String, key: String, expected: String
+  ) -> Self {
+    Self(
+      code: .missingParameter,
+      details: .missingParameter(target: target, action: action, key: key, expected: expected))
+  }
+
+  package static func wrongParameterType(
+    target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      code: .wrongParameterType,
+      details: .wrongParameterType(
+        target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func invalidParameterValue(
+    target: String, action: String, key: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      code: .invalidParameterValue,
+      details: .invalidParameterValue(
+        target: target, action: action, key: key, expected: expected, found: found))
+  }
+
+  package static func unexpectedParameter(target: String, action: String, key: String) -> Self {
+    Self(
+      code: .unexpectedParameter,
+      details: .unexpectedParameter(target: target, action: action, key: key))
+  }
+
+  package static func repeatedParameter(target: String, action: String, key: String) -> Self {
+    Self(
+      code: .repeatedParameter,
+      details: .repeatedParameter(target: target, action: action, key: key))
+  }
+
+  package static func asyncActionInSyncCall(target: String, action: String) -> Self {
+    Self(
+      code: .asyncActionInSyncCall, details: .asyncActionInSyncCall(target: target, action: action))
+  }
+
+  package static func targetCreationFailed(target: String, owner: String, reason: String) -> Self {
+    Self(
+      code: .targetCreationFailed,
+      details: .targetCreationFailed(target: target, owner: owner, reason: reason))
+  }
+
+  package static func vetoed(target: String, action: String, reason: String) -> Self {
+    Self(code: .vetoed, details: .vetoed(target: target, action: action, reason: reason))
+  }
+
+  package static func timedOut(target: String, action: String, seconds: Double) -> Self {
+    Self(code: .timedOut, details: .timedOut(target: target, action: action, seconds: seconds))
+  }
+
+  package static func resultTooDeep(limit: Int) -> Self {
+    Self(code: .resultTooDeep, details: .resultTooDeep(limit: limit))
+  }
+
+  package static func wrongResultType(
+    target: String, action: String, expected: String, found: String
+  ) -> Self {
+    Self(
+      code: .wrongResultType,
+      details: .wrongResultType(target: target, action: action, expected: expected, found: found))
+  }
+
+  package static func malformedURL(url: String, reason: String) -> Self {
+    Self(code: .malformedURL, details: .malformedURL(url: url, reason: reason))
+  }
+
+  package static func wrongScheme(url: String, expected: String, found: String) -> Self {
+    Self(code: .wrongScheme, details: .wrongScheme(url: url, expected: expected, found: found))
+  }
+
+  package static func notRemote(target: String, action: String) -> Self {
+    Self(code: .notRemote, details: .notRemote(target: target, action: action))
+  }
+}
+
+// The codes, each documented where users read it.
+extension ErrorCode where Domain == MediatorError {
+  /// The manifest names a type neither the catalog nor the Swift runtime knows.
+  package static var typeNotFound: Self { Self("typeNotFound") }
+
+  /// The manifest names a type that is not a class conforming to ``Target``.
+  package static var notATarget: Self { Self("notATarget") }
+
+  /// The manifest declares an action the target type's ``ActionTarget/actions`` table lacks.
+  package static var actionNotImplemented: Self { Self("actionNotImplemented") }
+
+  /// Two modules declare a target of the same name.
+  package static var duplicateTarget: Self { Self("duplicateTarget") }
+
+  /// A target declares an action twice.
+  package static var duplicateAction: Self { Self("duplicateAction") }
+
+  /// An action declares a parameter twice.
+  package static var duplicateParameter: Self { Self("duplicateParameter") }
+
+  /// A declared default value does not have the parameter's declared kind.
+  package static var invalidDefault: Self { Self("invalidDefault") }
+
+  /// No target of that name, and neither the fallback nor a handler answered.
+  public static var targetNotFound: Self { Self("targetNotFound") }
+
+  /// The target has no such action, and neither its not-found handler nor the fallback answered.
+  public static var actionNotFound: Self { Self("actionNotFound") }
+
+  /// A required parameter is missing and has no default.
+  public static var missingParameter: Self { Self("missingParameter") }
+
+  /// A parameter value does not have its declared kind.
+  public static var wrongParameterType: Self { Self("wrongParameterType") }
+
+  /// A URL parameter's text could not be converted to the declared kind.
+  public static var invalidParameterValue: Self { Self("invalidParameterValue") }
+
+  /// A URL carried a parameter the action does not declare.
+  public static var unexpectedParameter: Self { Self("unexpectedParameter") }
+
+  /// A URL repeated a parameter that is not an array.
+  public static var repeatedParameter: Self { Self("repeatedParameter") }
+
+  /// A synchronous `perform` or `open` reached an `async` action.
+  public static var asyncActionInSyncCall: Self { Self("asyncActionInSyncCall") }
+
+  /// The target's `init(context:)` threw.
+  public static var targetCreationFailed: Self { Self("targetCreationFailed") }
+
+  /// A `before` interceptor refused the call.
+  public static var vetoed: Self { Self("vetoed") }
+
+  /// An `await`ed call ran past the action's declared `timeout`; the action may still be
+  /// running, and its result is dropped.
+  public static var timedOut: Self { Self("timedOut") }
+
+  /// An action's result is nested deeper than the renderer's limit (512 levels) and was not
+  /// rendered.
+  package static var resultTooDeep: Self { Self("resultTooDeep") }
+
+  /// A typed call got a result of another type.
+  public static var wrongResultType: Self { Self("wrongResultType") }
+
+  /// A URL is not `scheme://target/action?key=value`.
+  public static var malformedURL: Self { Self("malformedURL") }
+
+  /// A URL's scheme is not the application's.
+  public static var wrongScheme: Self { Self("wrongScheme") }
+
+  /// The action exists but is local-only; declare `"remote": true` to allow URL calls.
+  public static var notRemote: Self { Self("notRemote") }
+}
+
+/// The values behind each ``MediatorError`` code, one case per code.
+package enum MediatorErrorDetails: Sendable, Hashable, CustomStringConvertible {
   // Adding targets.
   /// The manifest names a type neither the catalog nor the Swift runtime knows.
   case typeNotFound(module: String, target: String, type: String)
@@ -60,7 +294,7 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The action exists but is local-only; declare `"remote": true` to allow URL calls.
   case notRemote(target: String, action: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .typeNotFound(let module, let target, let type):
       "module '\(module)', target '\(target)': type '\(type)' not found; expected a class "
@@ -121,11 +355,6 @@ public enum MediatorError: Error, Sendable, Hashable, CustomStringConvertible {
       "\(target)/\(action): refused from a URL: the action is local-only (declare "
         + "\"remote\": true in its manifest to allow URL calls)"
     }
-  }
-
-  /// A type name for messages; only used on error paths.
-  static func typeName(of value: Any) -> String {
-    String(describing: type(of: value))
   }
 
   private static func list(_ names: [String]) -> String {

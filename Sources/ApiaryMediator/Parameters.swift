@@ -30,7 +30,7 @@ public struct Parameters: Sendable {
   }
 
   /// The raw value at `key`, if present.
-  public subscript(key: String) -> (any Sendable)? { values[key] }
+  package subscript(key: String) -> (any Sendable)? { values[key] }
 
   /// The value at `key` as a `V`; throws when it is missing or of another type.
   public func value<V>(_ key: String, as type: V.Type = V.self) throws(MediatorError) -> V {

@@ -6,7 +6,7 @@
 ///                               line: 14, column: 19)
 /// print(location)  // Manifests/modules/notes.json:14:19 modules[2].priority
 /// ```
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   public var file: String
   public var keyPath: String
   public var line: Int?

@@ -15,7 +15,7 @@ public struct Fake: Sendable {
   let bind: @Sendable (Container) throws(ContainerError) -> Void
 
   /// Binds `type` (and `name`) to `factory`, replacing any binding of that key.
-  public init<T>(
+  public init<T: Sendable>(
     _ type: T.Type, name: String? = nil, scope: Scope = .singleton,
     factory: @escaping @Sendable (Resolver) throws -> T
   ) {

@@ -11,8 +11,8 @@ public struct RecordedCall: Sendable {
   public let call: ActionCall
   public let result: Result<(any Sendable)?, any Error>
 
-  public var target: String { call.target }
-  public var action: String { call.action }
+  package var target: String { call.target }
+  package var action: String { call.action }
   /// Whether the action returned rather than threw (or was vetoed).
   public var succeeded: Bool {
     if case .success = result { return true }

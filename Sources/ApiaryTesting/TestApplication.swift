@@ -58,7 +58,7 @@ public final class TestApplication: Sendable {
   /// Plans the modules of a module manifest file given as text (JSON or a property list), after
   /// checking it as `apiary validate` would, type names included.
   ///
-  /// - Throws: ``KernelError/invalidManifests(_:)`` with every problem, positioned in `manifest`
+  /// - Throws: ``ErrorCode/invalidManifests`` with every problem, positioned in `manifest`
   ///   (file `inline manifest`), or a planning error.
   public convenience init(
     manifest: String, application: ApplicationManifest = TestApplication.defaultApplication,
@@ -75,7 +75,7 @@ public final class TestApplication: Sendable {
   }
 
   /// Plans `modules` as given, without manifest checks.
-  public init(
+  package init(
     modules: [ModuleManifest],
     application: ApplicationManifest = TestApplication.defaultApplication,
     fakes: [Fake] = [], catalog: TypeCatalog = TypeCatalog()
@@ -120,7 +120,7 @@ public final class TestApplication: Sendable {
     await kernel.shutdown()
   }
 
-  /// Unloads one module while the application runs; see ``Kernel/remove(_:)``.
+  /// Unloads one module while the application runs; see `kernel.remove(_:)`.
   public func remove(_ module: String) async throws(KernelError) {
     try await kernel.remove(module)
   }

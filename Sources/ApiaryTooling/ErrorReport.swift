@@ -1,5 +1,6 @@
-/// A typed error as data: its type, its enum case, the case's labelled values and its message.
-/// Read by reflection, so every error enum of the runtime is covered without a table.
+/// A typed error as data: its type, its case (an error struct's code, or an enum's case), the
+/// case's labelled values and its message. Read by reflection, so every error of the runtime is
+/// covered without a table: an error struct's values are its `details` enum.
 ///
 /// ```swift
 /// ErrorReport(MediatorError.notRemote(target: "notes", action: "delete")).json
@@ -12,7 +13,8 @@ package struct ErrorReport {
   package init(_ error: any Error) {
     var caseName: String?
     var details: [String: Any?] = [:]
-    let mirror = Mirror(reflecting: error)
+    let values = Mirror(reflecting: error).children.first { $0.label == "details" }?.value
+    let mirror = Mirror(reflecting: values ?? error)
     if mirror.displayStyle == .enum {
       if let child = mirror.children.first {
         caseName = child.label

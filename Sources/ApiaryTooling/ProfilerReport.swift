@@ -5,7 +5,7 @@ import ApiarySupport
 extension Profiler {
   /// A plain-text table, slowest first: calls, total and slowest per subject and phase; then
   /// each lazy module that woke, with how long it took and what woke it.
-  public func table() -> String {
+  package func table() -> String {
     let rows = slowestFirst
     let width = max(7, rows.map(\.subject.count).max() ?? 0)
     var lines = ["subject".padding(width) + "  phase     calls     total     slowest"]
@@ -31,7 +31,7 @@ extension Profiler {
 
   /// A JSON array of `{"subject", "phase", "count", "microseconds", "totalMicroseconds"}`
   /// objects (`microseconds` is the slowest call), slowest first.
-  public func json() -> String {
+  package func json() -> String {
     let items = slowestFirst.map { entry in
       "{\"subject\":\(JSONWriter.quote(entry.subject)),\"phase\":\"\(entry.phase.rawValue)\","
         + "\"count\":\(entry.count),\"microseconds\":\(Self.microseconds(entry.slowest)),"

@@ -6,18 +6,18 @@ import ApiarySupport
 /// dictionaries of those, ``JSONValue``, or `Encodable`), else its description. Object keys are
 /// sorted, so the output is deterministic (the runtime's one JSON writer does the work). Results
 /// nested deeper than ``maximumDepth`` are refused with
-/// ``MediatorError/resultTooDeep(limit:)``.
+/// ``ErrorCode/resultTooDeep``.
 ///
 /// ```swift
 /// try ResultRenderer.render(["title": "Hi", "tags": ["a"]])  // {"tags":["a"],"title":"Hi"}
 /// try ResultRenderer.render(NonCodableThing())                // NonCodableThing(...)
 /// ```
-public enum ResultRenderer {
+package enum ResultRenderer {
   /// The deepest nesting of arrays and dictionaries rendered.
-  public static let maximumDepth = JSONWriter.maximumDepth
+  package static let maximumDepth = JSONWriter.maximumDepth
 
   /// JSON text when possible, else `String(describing:)`.
-  public static func render(_ value: (any Sendable)?) throws(MediatorError) -> String {
+  package static func render(_ value: (any Sendable)?) throws(MediatorError) -> String {
     switch JSONWriter.write(value) {
     case .json(let text): return text
     case .tooDeep: throw .resultTooDeep(limit: maximumDepth)
@@ -26,7 +26,7 @@ public enum ResultRenderer {
   }
 
   /// JSON text, or nil when the value is not JSON-representable or nested too deep.
-  public static func json(_ value: (any Sendable)?) -> String? {
+  package static func json(_ value: (any Sendable)?) -> String? {
     JSONWriter.json(value)
   }
 }

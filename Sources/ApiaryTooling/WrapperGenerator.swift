@@ -15,14 +15,14 @@ import Apiary
 /// let source = WrapperGenerator.swiftSource(for: manifest.targets)
 /// try source.write(toFile: "Generated/Clients.swift", atomically: true, encoding: .utf8)
 /// ```
-public enum WrapperGenerator {
+package enum WrapperGenerator {
   /// Access level of the generated declarations.
-  public enum AccessLevel: String, Sendable {
+  package enum AccessLevel: String, Sendable {
     case `public`, package, `internal`
   }
 
   /// Swift source for typed clients of `targets`.
-  public static func swiftSource(
+  package static func swiftSource(
     for targets: [TargetManifest], accessLevel: AccessLevel = .public,
     imports: [String] = ["Apiary"]
   ) -> String {
@@ -65,7 +65,7 @@ public enum WrapperGenerator {
   /// // m.json:3:5 modules[0].targets[1]: target names 'note_store' and 'note-store' both become
   /// // the Swift name NoteStoreClient in generated clients; rename one
   /// ```
-  public static func nameCollisions(in targets: [TargetManifest]) -> [ManifestProblem] {
+  package static func nameCollisions(in targets: [TargetManifest]) -> [ManifestProblem] {
     var problems: [ManifestProblem] = []
     func report(
       _ what: String, _ name: String, _ earlier: String, _ swift: String,

@@ -104,7 +104,7 @@ import Testing
       _ = try TestApplication(manifest: manifest)
       Issue.record("an invalid manifest was accepted")
     } catch {
-      guard case .invalidManifests(let problems) = error else {
+      guard case .invalidManifests(let problems) = error.details else {
         Issue.record("expected invalidManifests, got \(error)")
         return
       }

@@ -45,13 +45,13 @@ final class TwinModule: Module {
 
   func setUp(_ context: ModuleContext) throws {
     try context.container.register(
-      (any CustomStringConvertible).self, name: context.name, scope: .singleton
+      (any CustomStringConvertible & Sendable).self, name: context.name, scope: .singleton
     ) { _ in TwinService() }
   }
 }
 
 /// The twin of `LoadedService`.
-final class TwinService: CustomStringConvertible {
+final class TwinService: CustomStringConvertible, Sendable {
   init() {}
   var description: String { "twin" }
 }

@@ -10,12 +10,12 @@ enum EventSuite {
     let name = "post, per handler"
     let catalog = TypeCatalog()
     let modules = (0..<handlers).map { index in
-      ModuleManifest(name: "listener\(index)", type: "ApiaryBench.ListeningModule")
+      #"{"name": "listener\#(index)", "type": "ApiaryBench.ListeningModule"}"#
     }
     let kernel: Kernel
     do {
       kernel = try Kernel(
-        application: ApplicationManifest(name: "Events", scheme: "bench"), modules: modules,
+        manifestsAt: ManifestGenerator.write(application: "Events", modules: modules),
         catalog: catalog)
       try await kernel.boot()
     } catch {

@@ -37,7 +37,7 @@ enum LazySuite {
         let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
         try await kernel.boot()
         let booted = Harness.now()
-        let dormant = await kernel.moduleStates.filter { $0.state == .dormant }.count
+        let dormant = await modules - kernel.startedModules.count
         await kernel.shutdown()
         if dormant != modules * 9 / 10 { note = "\(dormant) dormant modules, expected 9,000" }
         if timed {
@@ -61,17 +61,13 @@ enum LazySuite {
     let name = "first call, waking a module without hooks"
     let count = harness.samples <= 2 ? 5 : 1_001
     let modules = (0..<count).map { index in
-      var target = MathTarget.manifest
-      target.name = "math\(index)"
-      return ModuleManifest(
-        name: "quiet\(index)", type: "ApiaryBench.QuietModule", targets: [target],
-        activation: .lazy)
+      MathTarget.module("quiet\(index)", target: "math\(index)", activation: "lazy")
     }
     var (first, running): ([Double], [Double]) = ([], [])
     var note: String?
     do {
       let kernel = try Kernel(
-        application: ApplicationManifest(name: "Lazy", scheme: "bench"), modules: modules,
+        manifestsAt: ManifestGenerator.write(application: "Lazy", modules: modules),
         catalog: TypeCatalog())
       try await kernel.boot()
       for index in 0..<count {

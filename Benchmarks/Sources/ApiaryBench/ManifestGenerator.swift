@@ -99,6 +99,26 @@ struct ManifestGenerator {
       """
   }
 
+  /// Writes an application called `name` whose one module file holds `modules` (each a module
+  /// manifest's JSON object), as a user ships it, and returns its directory.
+  ///
+  /// ```swift
+  /// let directory = try ManifestGenerator.write(
+  ///   application: "Events", modules: [#"{"name": "m", "type": "ApiaryBench.QuietModule"}"#])
+  /// let kernel = try Kernel(manifestsAt: directory)
+  /// ```
+  static func write(application name: String, modules: [String]) throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("apiary-bench-\(getpid())-\(name)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let app =
+      #"{"schemaVersion": 1, "name": "\#(name)", "scheme": "bench", "modules": ["modules.json"]}"#
+    try write(app, to: directory.appendingPathComponent("app.json").path)
+    let file = #"{"schemaVersion": 1, "modules": [\#(modules.joined(separator: ", "))]}"#
+    try write(file, to: directory.appendingPathComponent("modules.json").path)
+    return directory.path
+  }
+
   /// What a lazy module adds: its activation, and an event to wake on besides its service.
   private static let lazyFields =
     ",\n      \"activation\": \"lazy\", \"activationEvents\": [\"bench.tick\"]"

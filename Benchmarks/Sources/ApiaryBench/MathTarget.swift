@@ -9,17 +9,20 @@ final class MathTarget: Target {
     "sum3": .sync { _, params in try params.int("a") + params.int("b") + params.int("c") },
   ]
 
-  /// The manifest a module declares the target with.
-  static let manifest = TargetManifest(
-    name: "math", type: "ApiaryBench.MathTarget",
-    actions: [
-      ActionManifest(
-        name: "add", parameters: ["a", "b"].map(required), returns: .int),
-      ActionManifest(
-        name: "sum3", isRemote: true, parameters: ["a", "b", "c"].map(required), returns: .int),
-    ])
-
-  private static func required(_ name: String) -> ParameterManifest {
-    ParameterManifest(name: name, kind: .int, isRequired: true)
+  /// The manifest of a module `name` that declares the target as `target`.
+  static func module(
+    _ name: String = "math", target: String = "math", activation: String = "eager"
+  ) -> String {
+    """
+    { "name": "\(name)", "type": "ApiaryBench.QuietModule", "activation": "\(activation)",
+      "targets": [ { "name": "\(target)", "type": "ApiaryBench.MathTarget", "actions": [
+        { "name": "add", "returns": "int", "parameters": [
+          { "name": "a", "type": "int", "required": true },
+          { "name": "b", "type": "int", "required": true } ] },
+        { "name": "sum3", "remote": true, "returns": "int", "parameters": [
+          { "name": "a", "type": "int", "required": true },
+          { "name": "b", "type": "int", "required": true },
+          { "name": "c", "type": "int", "required": true } ] } ] } ] }
+    """
   }
 }

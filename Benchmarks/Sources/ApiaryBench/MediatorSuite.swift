@@ -14,11 +14,8 @@ enum MediatorSuite {
     let kernel: Kernel
     do {
       kernel = try Kernel(
-        application: ApplicationManifest(name: "Mediator", scheme: "bench"),
-        modules: [
-          ModuleManifest(
-            name: "math", type: "ApiaryBench.QuietModule", targets: [MathTarget.manifest])
-        ],
+        manifestsAt: ManifestGenerator.write(
+          application: "Mediator", modules: [MathTarget.module()]),
         catalog: TypeCatalog())
       try await kernel.boot()
     } catch {

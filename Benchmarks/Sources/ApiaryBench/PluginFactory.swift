@@ -155,12 +155,12 @@ struct PluginFactory {
 
       public func setUp(_ context: ModuleContext) throws {
         try context.container.register(
-          (any CustomStringConvertible).self, name: context.name, scope: .singleton
+          (any CustomStringConvertible & Sendable).self, name: context.name, scope: .singleton
         ) { _ in LoadedService() }
       }
     }
 
-    public final class LoadedService: CustomStringConvertible {
+    public final class LoadedService: CustomStringConvertible, Sendable {
       public init() {}
       public var description: String { "plugin" }
     }

@@ -115,7 +115,8 @@ enum PluginSuite {
     func resolve(_ name: String) -> (Int) -> Void {
       { n in
         for _ in 0..<n {
-          blackHole(try? container.resolve((any CustomStringConvertible).self, name: name))
+          blackHole(
+            try? container.resolve((any CustomStringConvertible & Sendable).self, name: name))
         }
       }
     }
@@ -141,7 +142,8 @@ enum PluginSuite {
     for (target, expected) in [("p0", "plugin"), ("twin", "twin")] {
       let sum = try? mediator.perform(target: target, action: "add", params: params, cache: true)
       if sum as? Int != 3 { problems.append("\(target).add returned \(String(describing: sum))") }
-      let service = try? container.resolve((any CustomStringConvertible).self, name: target)
+      let service = try? container.resolve(
+        (any CustomStringConvertible & Sendable).self, name: target)
       if service?.description != expected {
         problems.append("\(target)'s service is \(String(describing: service))")
       }

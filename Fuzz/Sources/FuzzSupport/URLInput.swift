@@ -1,5 +1,6 @@
 import Apiary
 import Dispatch
+import Foundation
 
 /// Opens `url` on a booted application whose `echo` target has remote actions taking every
 /// parameter kind. Any thrown error must be a `MediatorError`.
@@ -15,31 +16,31 @@ public func fuzzOpen(_ url: String) {
   }
 }
 
-/// A kernel booted once, before the first input.
+/// A kernel booted once, before the first input, from manifests written as a user writes them.
 private let application: Kernel = {
   let catalog = TypeCatalog()
   catalog.register(EchoModule.self, as: "Fuzz.EchoModule")
   catalog.register(EchoTarget.self, as: "Fuzz.EchoTarget")
-  let kinds: [ParameterManifest.Kind] = [.string, .int, .double, .bool, .array, .object, .any]
-  let actions = [
-    ActionManifest(
-      name: "all", isRemote: true,
-      parameters: kinds.map { ParameterManifest(name: $0.rawValue, kind: $0) }),
-    ActionManifest(
-      name: "required", isRemote: true,
-      parameters: [
-        ParameterManifest(name: "id", kind: .int, isRequired: true),
-        ParameterManifest(name: "tag", kind: .string, defaultValue: "x"),
-      ]),
-    ActionManifest(name: "local"),
-  ]
-  let module = ModuleManifest(
-    name: "echo", type: "Fuzz.EchoModule",
-    targets: [TargetManifest(name: "echo", type: "Fuzz.EchoTarget", actions: actions)])
+  let kinds = ["string", "int", "double", "bool", "array", "object", "any"]
+  let all = kinds.map { #"{"name": "\#($0)", "type": "\#($0)"}"# }.joined(separator: ", ")
+  let module = """
+    {"schemaVersion": 1, "modules": [{"name": "echo", "type": "Fuzz.EchoModule", "targets": [
+      {"name": "echo", "type": "Fuzz.EchoTarget", "actions": [
+        {"name": "all", "remote": true, "parameters": [\(all)]},
+        {"name": "required", "remote": true, "parameters": [
+          {"name": "id", "type": "int", "required": true},
+          {"name": "tag", "type": "string", "default": "x"}]},
+        {"name": "local"}]}]}]}
+    """
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("apiary-fuzz-url-\(getpid())")
   do {
-    let kernel = try Kernel(
-      application: ApplicationManifest(name: "Fuzz", scheme: "fuzz"), modules: [module],
-      catalog: catalog)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("modules"), withIntermediateDirectories: true)
+    try Data(#"{"schemaVersion": 1, "name": "Fuzz", "scheme": "fuzz"}"#.utf8)
+      .write(to: directory.appendingPathComponent("app.json"))
+    try Data(module.utf8).write(to: directory.appendingPathComponent("modules/echo.json"))
+    let kernel = try Kernel(manifestsAt: directory.path, catalog: catalog)
     let booted = DispatchSemaphore(value: 0)
     Task {
       do { try await kernel.boot() } catch { fatalError("fuzz application did not boot: \(error)") }

@@ -28,21 +28,13 @@ enum CallCommand: HostCommand {
   static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
   static let positionals = 1
 
-  static func run(_ arguments: Arguments) async -> Int32 {
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
     guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
-    let shutdownTimeout: Double
-    do {
-      shutdownTimeout = try arguments.shutdownTimeout()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let shutdownTimeout = try arguments.shutdownTimeout()
     let verbose = arguments.flags.contains("--verbose")
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = try OutputFormat(arguments)
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
     if verbose { observer = { record in Output.err(record.description) } }

@@ -20,18 +20,10 @@ enum InspectCommand: HostCommand {
     """
   static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
-  static func run(_ arguments: Arguments) async -> Int32 {
-    let shutdownTimeout: Double
-    do {
-      shutdownTimeout = try arguments.shutdownTimeout()
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
+    let shutdownTimeout = try arguments.shutdownTimeout()
     let directory = arguments.manifests
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = try OutputFormat(arguments)
     guard let kernel = Host.kernel(at: directory) else { return ExitStatus.failure }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       if format == .json {

@@ -17,12 +17,9 @@ enum PlanCommand: HostCommand {
     """
   static let options: Set<String> = [OutputFormat.option]
 
-  static func run(_ arguments: Arguments) async -> Int32 {
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
     let directory = arguments.manifests
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = try OutputFormat(arguments)
     guard let kernel = Host.kernel(at: directory, plugins: .gateOnly) else {
       return ExitStatus.failure
     }

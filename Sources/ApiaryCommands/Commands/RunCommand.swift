@@ -45,15 +45,9 @@ enum RunCommand: HostCommand {
   static let flags: Set<String> = ["--profile", "--profile-json", "--quiet"]
   static let options: Set<String> = [OutputFormat.option, "--shutdown-timeout"]
 
-  static func run(_ arguments: Arguments) async -> Int32 {
-    let shutdownTimeout: Double
-    let format: OutputFormat
-    do {
-      shutdownTimeout = try arguments.shutdownTimeout()
-      format = try OutputFormat(arguments)
-    } catch {
-      return Host.usageError(error, usage: usage)
-    }
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
+    let shutdownTimeout = try arguments.shutdownTimeout()
+    let format = try OutputFormat(arguments)
     let quiet = arguments.flags.contains("--quiet")
     let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }

@@ -24,12 +24,9 @@ enum ValidateCommand: HostCommand {
     """
   static let options: Set<String> = [OutputFormat.option]
 
-  static func run(_ arguments: Arguments) async -> Int32 {
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
     let directory = arguments.manifests
-    let format: OutputFormat
-    do { format = try OutputFormat(arguments) } catch {
-      return Host.usageError(error, usage: usage)
-    }
+    let format = try OutputFormat(arguments)
     var loader = ApplicationLoader(plugins: .load)
     if format == .json { return json(directory: directory, loader: &loader) }
     let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "3bf459f8c1d76cf50eaee5c8d4c0c6cf82b418f687d67e208d0bd3c159d2c58e"
+#define APIARY_ABI_HASH "4e539e1b6ea9e8788be872b1c25885fc9323b6867b2e926eef0cc3859e0f9fae"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -25,7 +25,7 @@ import Testing
     try c.register(DIThing.self, scope: .singleton) { r in try r.resolve(DIThing.self) }
     guard
       case .cycle(let path)? = #expect(
-        throws: ContainerError.self, performing: { try c.resolve(DIThing.self) })
+        throws: ContainerError.self, performing: { try c.resolve(DIThing.self) })?.details
     else { return }
     #expect(path.count == 2)
   }

@@ -6,8 +6,8 @@ import Synchronization
 // Test services shared by the container tests. Names start with `DI` so they do not collide
 // with other areas' fixtures in the same test target.
 
-protocol DILogger: AnyObject { var lines: [String] { get } }
-protocol DIStore: AnyObject { var name: String { get } }
+protocol DILogger: AnyObject, Sendable { var lines: [String] { get } }
+protocol DIStore: AnyObject, Sendable { var name: String { get } }
 protocol DIUnrelated: AnyObject {}
 
 final class DIMemoryLogger: DILogger, @unchecked Sendable {
@@ -21,7 +21,7 @@ final class DIMemoryStore: DIStore, DILogger {
   init(name: String = "memory") { self.name = name }
 }
 
-final class DINotesService {
+final class DINotesService: Sendable {
   let store: any DIStore
   let log: any DILogger
   init(store: any DIStore, log: any DILogger) {
@@ -30,7 +30,7 @@ final class DINotesService {
   }
 }
 
-final class DIGreeting {
+final class DIGreeting: Sendable {
   let text: String
   init(who: String, times: Int) { text = Array(repeating: "hi \(who)", count: times).joined() }
 }
@@ -47,7 +47,7 @@ final class DIThing: Sendable {
 }
 
 /// Holds two graph-scoped dependencies, to check they are one instance.
-final class DIPair {
+final class DIPair: Sendable {
   let first: DIThing
   let second: DIThing
   init(first: DIThing, second: DIThing) {
@@ -65,13 +65,15 @@ final class DIParent: @unchecked Sendable {
   // Set once in initCompleted, before anyone else sees the instance.
   var child: DIChild?
 }
-final class DIChild {
+final class DIChild: Sendable {
   let parent: DIParent
   init(parent: DIParent) { self.parent = parent }
 }
 
 /// A manifest implementation: constructor injection plus a property and the post hook.
-final class DIFileStore: DIStore, Injectable, InjectionAware {
+/// `@unchecked Sendable`: `audit` and `didInjectCalls` are written by `inject(into:)` before the
+/// container hands the instance out, and read by one test afterwards.
+final class DIFileStore: DIStore, Injectable, InjectionAware, @unchecked Sendable {
   let name = "file"
   let log: any DILogger
   @Injected(name: "audit") var audit: any DILogger

@@ -73,7 +73,7 @@ import Testing
     try c.register((any DIStore).self) { _ in DIMemoryStore() }
     try c.register(DINotesScreen.self) { r in DINotesScreen(notes: try r.resolve()) }
     let error = #expect(throws: ContainerError.self) { try c.resolve(DINotesScreen.self) }
-    guard case .notBound(let key, let nearby)? = error else {
+    guard case .notBound(let key, let nearby)? = error?.details else {
       Issue.record("expected notBound, got \(String(describing: error))")
       return
     }

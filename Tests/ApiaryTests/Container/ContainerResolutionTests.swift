@@ -95,7 +95,7 @@ import Testing
         throws: ContainerError.self,
         performing: {
           try c.resolve(DIThing.self, name: "n9999")
-        })
+        })?.details
     else { return }
     #expect(key.name == "n9999")
     #expect(nearby.suggestions.count == 3)

@@ -64,7 +64,9 @@ final class PlainClass {}
     await #expect {
       try await kernel.boot()
     } throws: { error in
-      guard case KernelError.invalidManifests(let problems) = error else { return false }
+      guard case .invalidManifests(let problems)? = (error as? KernelError)?.details else {
+        return false
+      }
       return problems.map(\.kind) == [.notLinkable, .notLinkable]
     }
     #expect(Journal.read(journal).isEmpty)

@@ -69,7 +69,9 @@ import Testing
     await #expect {
       try await add.value
     } throws: { error in
-      guard case KernelError.interrupted(let operation) = error else { return false }
+      guard case .interrupted(let operation)? = (error as? KernelError)?.details else {
+        return false
+      }
       return operation == "add a module"
     }
     await shutdown.value
@@ -100,7 +102,9 @@ import Testing
     await #expect {
       try await remove.value
     } throws: { error in
-      guard case KernelError.moduleInUse(let module, let dependents) = error else { return false }
+      guard case .moduleInUse(let module, let dependents)? = (error as? KernelError)?.details else {
+        return false
+      }
       return module == "base" && dependents == ["plugin"]
     }
     #expect(await kernel.state(of: "base") == .running)
@@ -124,7 +128,9 @@ import Testing
     await #expect {
       try await boot.value
     } throws: { error in
-      guard case KernelError.interrupted(let operation) = error else { return false }
+      guard case .interrupted(let operation)? = (error as? KernelError)?.details else {
+        return false
+      }
       return operation == "boot"
     }
     await shutdown.value
@@ -144,7 +150,9 @@ import Testing
     await #expect {
       try await kernel.add(Fixture.module("late", journal: journal))
     } throws: { error in
-      guard case KernelError.wrongState(_, let state) = error else { return false }
+      guard case .wrongState(_, let state)? = (error as? KernelError)?.details else {
+        return false
+      }
       return state == "stopped"
     }
     await #expect(throws: KernelError.self) { try await kernel.remove("base") }
@@ -200,7 +208,9 @@ import Testing
     await #expect {
       try await required.boot()
     } throws: { error in
-      guard case KernelError.hookFailed("stuck", .setUp, let cause) = error else { return false }
+      guard case .hookFailed("stuck", .setUp, let cause)? = (error as? KernelError)?.details else {
+        return false
+      }
       return cause is LifecycleTimeout
     }
   }
@@ -214,7 +224,9 @@ import Testing
     await #expect {
       try await kernel.boot()
     } throws: { error in
-      guard case KernelError.hookFailed("b", .ready, let cause) = error else { return false }
+      guard case .hookFailed("b", .ready, let cause)? = (error as? KernelError)?.details else {
+        return false
+      }
       return "\(cause)" == "b refused to ready"
     }
     #expect(Journal.read(journal).suffix(2) == ["b.tearDown", "a.tearDown"])
@@ -231,7 +243,9 @@ import Testing
     await #expect {
       try await kernel.boot()
     } throws: { error in
-      guard case KernelError.hookFailed("slow", .ready, let cause) = error else { return false }
+      guard case .hookFailed("slow", .ready, let cause)? = (error as? KernelError)?.details else {
+        return false
+      }
       return cause is LifecycleTimeout
     }
     #expect(await kernel.startedModules.isEmpty)

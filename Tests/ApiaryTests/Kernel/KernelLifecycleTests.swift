@@ -52,7 +52,8 @@ import Testing
     await #expect {
       try await kernel.boot()
     } throws: { error in
-      guard case KernelError.hookFailed(let module, let phase, let cause) = error else {
+      guard case .hookFailed(let module, let phase, let cause)? = (error as? KernelError)?.details
+      else {
         return false
       }
       return module == "b" && phase == .start && "\(cause)" == "b refused to start"

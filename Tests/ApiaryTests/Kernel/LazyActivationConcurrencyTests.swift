@@ -53,7 +53,8 @@ import Testing
     await #expect {
       try await trigger.value
     } throws: { error in
-      guard let error = error as? ActivationError, case KernelError.interrupted = error.cause
+      guard let error = error as? ActivationError,
+        (error.cause as? KernelError)?.code == .interrupted
       else { return false }
       return error.module == "lazy"
     }

@@ -171,9 +171,9 @@ import Testing
     #expect {
       try LazyFixture.add(kernel.mediator, 1, 2)
     } throws: { error in
-      guard case MediatorError.targetCreationFailed(_, let owner, let reason) = error else {
-        return false
-      }
+      guard
+        case .targetCreationFailed(_, let owner, let reason)? = (error as? MediatorError)?.details
+      else { return false }
       return owner == "lazy" && reason.contains("failed to wake in start")
     }
     #expect(await kernel.state(of: "lazy") == .dormant)

@@ -260,7 +260,7 @@ struct ManifestDecoderTests {
     #expect(
       application
         == ApplicationManifest(
-          name: "Notebook", scheme: "notebook", environment: .prod,
+          schemaVersion: 1, name: "Notebook", scheme: "notebook", environment: .prod,
           modulePaths: ["modules", "extra/search.json"],
           config: ["dataDirectory": ".apiary-data"],
           fallback: ActionReference(target: "diagnostics", action: "notFound"),

@@ -24,7 +24,7 @@ import Testing
     let url = "app://calc/keys?object=" + encoded(String(repeating: "{\"a\":", count: 600))
     #expect(url.utf8.count > 7000)
     let error = mediatorError { try mediator.open(url) }
-    guard case .invalidParameterValue(_, _, let key, let expected, _)? = error else {
+    guard case .invalidParameterValue(_, _, let key, let expected, _)? = error?.details else {
       Issue.record("expected invalidParameterValue, got \(String(describing: error))")
       return
     }

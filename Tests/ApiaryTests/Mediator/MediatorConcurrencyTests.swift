@@ -38,7 +38,7 @@ import Testing
               if sum != index + task { unexpected.note("\(url) gave \(String(describing: sum))") }
             } catch let error as MediatorError {
               // Allowed only while the target is away or an interceptor vetoes.
-              switch error {
+              switch error.code {
               case .targetNotFound, .vetoed: break
               default: unexpected.note("\(url): \(error)")
               }

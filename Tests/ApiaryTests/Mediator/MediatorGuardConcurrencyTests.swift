@@ -60,7 +60,7 @@ import Testing
     }
     #expect(errors.count == calls)
     for error in errors {
-      guard case .timedOut(target: "gate", let action, let seconds)? = error else {
+      guard case .timedOut(target: "gate", let action, let seconds)? = error?.details else {
         Issue.record("expected timedOut, got \(String(describing: error))")
         continue
       }

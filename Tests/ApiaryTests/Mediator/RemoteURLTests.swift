@@ -10,7 +10,9 @@ import Testing
   }
 
   private func malformed(_ url: String) -> String? {
-    if case .malformedURL(_, let reason) = mediatorError({ try parse(url) }) { return reason }
+    if case .malformedURL(_, let reason)? = mediatorError({ try parse(url) })?.details {
+      return reason
+    }
     return nil
   }
 

@@ -54,8 +54,8 @@ import Testing
     await #expect {
       try await app.boot()
     } throws: { error in
-      guard case .hookFailed(let module, let phase, _) = error as? KernelError else { return false }
-      return module == "store" && phase == .setUp
+      guard let error = error as? KernelError, error.code == .hookFailed else { return false }
+      return "\(error)".hasPrefix("module 'store' failed in setUp: ")
     }
     #expect(app.registrations(of: "store").isEmpty)
     #expect(logger.messages.isEmpty)
