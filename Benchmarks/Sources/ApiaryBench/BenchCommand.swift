@@ -15,7 +15,9 @@ struct BenchCommand {
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
     if arguments.first == "--child" { exit(await PluginChild.run(Array(arguments.dropFirst()))) }
-    if arguments.first == ProcessSuite.childFlag { exit(await ProcessSuite.serveChild()) }
+    if arguments.first == ProcessSuite.childFlag, let directory = arguments.dropFirst().first {
+      exit(await ProcessSuite.serveChild(directory: directory))
+    }
     let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
     func value(_ option: String) -> String? {
       guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {

@@ -1,5 +1,5 @@
 import Apiary
-import ApiaryProcess
+import ApiaryCommands
 import Foundation
 
 /// A mediator call to a process-placed target (the same `math` actions served by a child
@@ -9,49 +9,18 @@ enum ProcessSuite {
   static let childFlag = "--serve-child"
   static let inFlight = 64
 
-  /// The child's module: the `math` target under the name `pmath`.
-  static let placed = ModuleManifest(
-    name: "pmath", type: "ApiaryBench.QuietModule",
-    targets: [
-      TargetManifest(
-        name: "pmath", type: "ApiaryBench.MathTarget", actions: MathTarget.manifest.actions)
-    ], placement: .process)
-
-  static let application = ApplicationManifest(name: "Process", scheme: "bench")
-
-  /// The child's side: serves `pmath` on standard input and output; returns the exit status.
-  static func serveChild() async -> Int32 {
-    let wire = dup(1)
-    _ = dup2(2, 1)
-    do {
-      let server = try ChildServer(application: application, module: placed, catalog: TypeCatalog())
-      return await server.serve(reading: 0, writing: wire)
-    } catch {
-      printError("child: \(error)")
-      return 1
-    }
+  /// The child's side: serves `pmath` from the manifests in `directory` on standard input and
+  /// output, as `apiary child` does; returns the exit status.
+  static func serveChild(directory: String) async -> Int32 {
+    await EmbeddedHost.serveChild(
+      name: "pmath", file: directory + "/modules.json", directory: directory)
   }
 
   static func run(_ harness: Harness, into report: inout Report) async {
     let section = "process"
-    let catalog = TypeCatalog()
-    ProcessPlacement.prepare(catalog)
-    let executable = CommandLine.arguments[0]
-    let command = [
-      executable.hasPrefix("/")
-        ? executable : FileManager.default.currentDirectoryPath + "/" + executable,
-      childFlag,
-    ]
     let kernel: Kernel
     do {
-      kernel = try Kernel(
-        application: application,
-        modules: [
-          ModuleManifest(
-            name: "math", type: "ApiaryBench.QuietModule", targets: [MathTarget.manifest]),
-          ProcessPlacement.proxy(for: placed, command: command),
-        ],
-        catalog: catalog)
+      kernel = try EmbeddedHost.kernel(manifestsAt: writeManifests())
       try await kernel.boot()
     } catch {
       report.add(
@@ -86,6 +55,22 @@ enum ProcessSuite {
         section: section, name: "\(inFlight) calls in flight, per call", apiary: flight[0],
         peerName: "same calls, target in process", peer: flight[1], note: note))
     await kernel.shutdown()
+  }
+
+  /// The application: `math` in the process and the same target as `pmath` in a child, which is
+  /// this executable started with `--serve-child DIR`.
+  private static func writeManifests() throws -> String {
+    let executable = CommandLine.arguments[0]
+    let path =
+      executable.hasPrefix("/")
+      ? executable : FileManager.default.currentDirectoryPath + "/" + executable
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("apiary-bench-\(getpid())-Process").path
+    let command = [path, childFlag, directory].map { "\"\($0)\"" }.joined(separator: ", ")
+    let placed = MathTarget.module(
+      "pmath", target: "pmath", fields: #""placement": "process", "command": [\#(command)],"#)
+    return try ManifestGenerator.write(
+      application: "Process", modules: [MathTarget.module(), placed])
   }
 
   /// `calls` awaited calls, `inFlight` at a time.

@@ -1,13 +1,4 @@
 import Apiary
-import ApiaryProcess
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// `apiary child NAME FILE [DIR]`: the child process of a process-placed module. The host
 /// starts it; it speaks the wire protocol (docs/wire-protocol.md) on standard input and output.
@@ -26,28 +17,10 @@ enum ChildCommand: HostCommand {
     """
   static let positionals = 2
 
-  static func run(_ arguments: Arguments) async -> Int32 {
-    Lifeline.watchParent()  // end with the host however it ends; first, before other threads
-    guard arguments.positionals.count == 2 else {
-      return Host.usageError(UsageError("expected NAME and FILE"), usage: usage)
-    }
-    // The wire gets its own descriptor; standard output becomes standard error, so a module
-    // that prints cannot corrupt the wire.
-    let wire = dup(1)
-    _ = dup2(2, 1)
-    _ = signal(SIGPIPE, SIG_IGN)
-    PluginGate.installHandshake()
-    var loader = ApplicationLoader(plugins: .load)
-    let server: ChildServer
-    do {
-      let (application, module) = try loader.loadChild(
-        name: arguments.positionals[0], file: arguments.positionals[1],
-        directory: arguments.manifests)
-      server = try ChildServer(application: application, module: module, catalog: loader.catalog)
-    } catch {
-      Output.err(lines: "error: \(error)".split(separator: "\n").map(String.init))
-      return ExitStatus.failure
-    }
-    return await server.serve(reading: 0, writing: wire)
+  static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
+    guard arguments.positionals.count == 2 else { throw UsageError("expected NAME and FILE") }
+    return await EmbeddedHost.serveChild(
+      name: arguments.positionals[0], file: arguments.positionals[1],
+      directory: arguments.manifests)
   }
 }

@@ -45,7 +45,7 @@ struct CallService: Sendable {
       do {
         if let url { return try mediator.open(url) }
         return try mediator.perform(target: target, action: action, params: values)
-      } catch MediatorError.asyncActionInSyncCall {
+      } catch let error as MediatorError where error.code == .asyncActionInSyncCall {
         return try awaitBlocking {
           if let url { return try await mediator.open(url) }
           return try await mediator.perform(target: target, action: action, params: values)

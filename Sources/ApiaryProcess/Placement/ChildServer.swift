@@ -18,9 +18,7 @@ import ApiarySupport
 /// let server = try ChildServer(application: app, module: manifest, catalog: catalog)
 /// exit(await server.serve(reading: 0, writing: wire))
 /// ```
-///
-/// Public so a host embedding the runtime (the benchmarks) can serve a child too.
-public final class ChildServer: Sendable {
+package final class ChildServer: Sendable {
   static let hostName = "apiary-host"
 
   let kernel: Kernel
@@ -28,7 +26,7 @@ public final class ChildServer: Sendable {
   let session: ChildSession
   let service: CallService
 
-  public init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
+  package init(application: ApplicationManifest, module: ModuleManifest, catalog: TypeCatalog)
     throws
   {
     var application = application
@@ -65,7 +63,7 @@ public final class ChildServer: Sendable {
   }
 
   /// Serves until the host closes the child's standard input; returns the exit status.
-  public func serve(reading: Int32, writing: Int32) async -> Int32 {
+  package func serve(reading: Int32, writing: Int32) async -> Int32 {
     let connection = RPCConnection(reading: reading, writing: writing)
     session.connection.withLock { $0 = connection }
     let ended = Checkpoints()

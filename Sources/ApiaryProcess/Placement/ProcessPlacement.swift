@@ -19,10 +19,9 @@ import ApiarySupport
 /// let proxy = ProcessPlacement.proxy(
 ///   for: manifest, command: ProcessPlacement.command(for: manifest, apiary: "/usr/bin/apiary"))
 /// ```
-/// Public so a host embedding the runtime (the benchmarks) can place modules too.
-public enum ProcessPlacement {
+package enum ProcessPlacement {
   /// The manifest the host plans for `module`, started with `command`.
-  public static func proxy(for module: ModuleManifest, command: [String]) -> ModuleManifest {
+  package static func proxy(for module: ModuleManifest, command: [String]) -> ModuleManifest {
     var proxy = module
     proxy.type = String(reflecting: ProcessModule.self)
     proxy.services = []
@@ -38,7 +37,7 @@ public enum ProcessPlacement {
 
   /// Registers the proxy types in `catalog` and stops SIGPIPE from ending the host when a child
   /// closes its end of a pipe (writes fail with EPIPE instead, and the call gets a typed error).
-  public static func prepare(_ catalog: TypeCatalog) {
+  package static func prepare(_ catalog: TypeCatalog) {
     catalog.register(ProcessModule.self)
     catalog.register(ProcessTarget.self)
     _ = signal(SIGPIPE, SIG_IGN)
