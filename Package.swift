@@ -38,13 +38,17 @@ let package = Package(
     // tests bind to one copy of each type.
     .library(
       name: "Apiary", type: .dynamic,
-      targets: runtime.map(\.name) + ["ApiaryTesting", "ApiaryTooling", "ApiaryCommands"]),
+      targets: runtime.map(\.name) + [
+        "ApiaryTesting", "ApiaryTooling", "ApiaryProcess", "ApiaryCommands",
+      ]),
     // A launcher that opens libApiary.so and calls `apiary_main`.
     .executable(name: "apiary", targets: ["ApiaryLauncher"]),
   ],
   targets: runtime + [
     // What only the host needs, outside the runtime: the client generator and renderers.
     .target(name: "ApiaryTooling", dependencies: ["Apiary"] + layers),
+    // Process placement: the wire protocol, child processes and the modules that stand for them.
+    .target(name: "ApiaryProcess", dependencies: ["Apiary"] + layers),
     // The test kit for plugin authors. It belongs in the `Apiary` product with the runtime (one
     // copy of the runtime per process; see Sources/ApiaryTesting/TestApplication.swift).
     .target(name: "ApiaryTesting", dependencies: ["Apiary"] + layers),
@@ -52,7 +56,9 @@ let package = Package(
     .target(name: "ApiaryPluginGate"),
     .target(
       name: "ApiaryCommands",
-      dependencies: ["Apiary", "ApiaryTooling", "ApiaryPlugin", "ApiaryPluginGate"]
+      dependencies: [
+        "Apiary", "ApiaryTooling", "ApiaryProcess", "ApiaryPlugin", "ApiaryPluginGate",
+      ]
     ),
     .executableTarget(name: "ApiaryLauncher"),
     .testTarget(
@@ -63,6 +69,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
+    .testTarget(name: "ApiaryProcessTests", dependencies: ["ApiaryProcess"] + layers),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ],

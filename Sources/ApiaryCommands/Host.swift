@@ -5,7 +5,7 @@ enum Host {
   static let commands: [any HostCommand.Type] = [
     RunCommand.self, CallCommand.self, ValidateCommand.self, PlanCommand.self,
     InspectCommand.self, GenerateCommand.self, GraphCommand.self, CompletionCommand.self,
-    PluginCommand.self,
+    PluginCommand.self, ChildCommand.self,
   ]
 
   /// The manifests directory used when none is given.

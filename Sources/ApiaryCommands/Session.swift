@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryProcess
 import ApiaryTooling
 
 /// Turns one line of `apiary run`'s standard input into an action on the running kernel.
@@ -14,7 +15,9 @@ struct Session {
     switch (words.first ?? "", words.count) {
     case ("help", _): return RunCommand.usage.lines
     case ("modules", 1):
-      return await kernel.moduleStates.map { "\($0.name.padding(12)) \($0.state)" }
+      return await kernel.moduleStates.map { Self.line($0.name, $0.state) }
+    case ("restart", 2):
+      return [await restart(words[1])]
     case ("remove", 2):
       do {
         try await kernel.remove(words[1])
@@ -41,11 +44,49 @@ struct Session {
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
   /// load gate as at boot. Every module of the file is required.
   private func load(_ file: String) async -> String {
-    var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog)
+    // A process-placed module's child reads the application manifest from its directory.
+    let application = kernel.application.source?.file ?? ""
+    let directory = application.lastIndex(of: "/").map { String(application[..<$0]) } ?? "."
+    var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
     do {
       let modules = try loader.load(file: file).filter(\.isEnabled)
       for module in modules { try await kernel.add(module) }
       return "loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"
+    } catch {
+      return "error: \(error)"
+    }
+  }
+
+  /// A module, its state and, for one placed in a child process, the child's:
+  /// `search       running  (process: running, pid 4242, 1 restart, last exit: …)`.
+  static func line(_ name: String, _ state: ModuleState) -> String {
+    let child = ProcessSupervision.status(of: name).map { "  (process: \($0))" }
+    return "\(name.padding(12)) \(state)\(child ?? "")"
+  }
+
+  /// Restarts a process-placed module's child, which loads its plugin library anew. A module
+  /// whose child failed for good is set up, started and readied again like a `:load`ed one.
+  private func restart(_ name: String) async -> String {
+    if let supervisor = ProcessSupervision.supervisor(of: name) {
+      let grace = Duration.seconds(
+        kernel.plan.modules.first { $0.name == name }?.startTimeout ?? 10)
+      do {
+        let child = try await supervisor.restart(grace: grace)
+        return "restarted '\(name)': pid \(child.process.pid)"
+      } catch {
+        return "error: \(error)"
+      }
+    }
+    guard let manifest = kernel.plan.modules.first(where: { $0.name == name }),
+      manifest.placement == .process
+    else { return "error: '\(name)' is not a module placed in a child process" }
+    guard case .failed? = await kernel.state(of: name) else {
+      return "error: '\(name)' is not running"
+    }
+    do {
+      try await kernel.remove(name)
+      try await kernel.add(manifest)
+      return "restarted '\(name)'"
     } catch {
       return "error: \(error)"
     }

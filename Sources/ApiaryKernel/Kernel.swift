@@ -656,6 +656,26 @@ public actor Kernel {
     states[name] = .stopped
   }
 
+  /// Marks a running module failed while the application runs (its child process ended for
+  /// good): its running dependents, then the module, are torn down in reverse start order and
+  /// what they registered is removed; the module becomes failed (after `ready`) and its
+  /// dependents skipped. The other modules run on. Does nothing unless the module is running.
+  package func markFailed(_ name: String, reason: String) async {
+    await beginChange()
+    defer { endChange() }
+    guard phase == .running, !stopping, states[name] == .running else { return }
+    var failed: Set<String> = [name]
+    for other in order where !failed.contains(other) && states[other] == .running {
+      if loaded[other]?.manifest.dependencies.contains(where: failed.contains) == true {
+        failed.insert(other)
+      }
+    }
+    await tearDownAll(startOrder.filter(failed.contains).reversed())
+    unregister(failed)
+    for other in failed { states[other] = .skipped(reason: "dependency '\(name)' failed") }
+    states[name] = .failed(phase: .ready, reason: reason)
+  }
+
   // MARK: Lazy activation
 
   /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each

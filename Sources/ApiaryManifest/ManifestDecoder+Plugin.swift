@@ -35,3 +35,26 @@ extension ManifestDecoder {
       source: location(fields.child("library"), libraryNode))
   }
 }
+
+extension ManifestDecoder {
+  /// A module's `placement` and `command`: `command` is a non-empty array of strings and
+  /// belongs to a process-placed module.
+  mutating func placement(_ fields: Fields) -> (ModuleManifest.Placement, [String]?) {
+    let placement = enumValue(fields, "placement", ModuleManifest.Placement.self) ?? .host
+    guard let command = strings(fields, "command"), let node = fields["command"] else {
+      return (placement, nil)
+    }
+    if command.isEmpty {
+      report(
+        .invalidValue, fields.child("command"), node,
+        "expected the program and its arguments, found an empty array")
+      return (placement, nil)
+    }
+    if placement != .process {
+      report(
+        .invalidValue, fields.child("command"), node,
+        "'command' starts a process-placed module; add \"placement\": \"process\" or remove it")
+    }
+    return (placement, command)
+  }
+}

@@ -26,7 +26,7 @@ struct ManifestDecoder {
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
     "optional", "config", "services", "targets", "library", "version", "sha256", "activation",
-    "activationEvents",
+    "activationEvents", "placement", "command", "restart", "healthCheck",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
@@ -188,12 +188,16 @@ struct ManifestDecoder {
     let plugin = pluginReference(fields)
     let activation = enumValue(fields, "activation", ModuleManifest.Activation.self) ?? .eager
     let activationEvents = strings(fields, "activationEvents") ?? []
+    let (placement, command) = placement(fields)
+    let restart = restartPolicy(fields) ?? .never
+    let healthCheck = healthCheck(fields)
     guard let name, let type else { return nil }
     return ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
-      source: location(path, node), activation: activation, activationEvents: activationEvents)
+      source: location(path, node), activation: activation, activationEvents: activationEvents,
+      placement: placement, command: command, restart: restart, healthCheck: healthCheck)
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

@@ -23,6 +23,10 @@ import ApiarySupport
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
 /// | `activation` | `eager`, `lazy` or `background` (``Activation``) | `eager` |
 /// | `activationEvents` | array of custom event names that wake a lazy module | `[]` |
+/// | `placement` | `host` (in the host's process) or `process` (a child process of its own) | `host` |
+/// | `command` | for `process`: the program and arguments to start instead of `apiary child` | none |
+/// | `restart` | a child process's ``RestartPolicy`` | `never` |
+/// | `healthCheck` | a child process's ping, ``HealthCheckManifest`` | none |
 ///
 /// Any other key is reported as a problem, with the closest known key.
 ///
@@ -79,6 +83,17 @@ package struct ModuleManifest: Sendable, Hashable {
   public var activation: Activation
   /// Custom events whose first post wakes a lazy module (the event is then delivered to it).
   public var activationEvents: [String]
+  /// Where the module runs: in the host's process, or in a child process behind the wire
+  /// protocol (`docs/wire-protocol.md`).
+  public var placement: Placement
+  /// For a process-placed module not written in Swift: the program and its arguments, started
+  /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
+  /// manifest file's directory.
+  public var command: [String]?
+  /// What the host does when the module's child process ends on its own.
+  public var restart: RestartPolicy
+  /// The ping that finds a hung child process; nil for none.
+  public var healthCheck: HealthCheckManifest?
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -99,7 +114,11 @@ package struct ModuleManifest: Sendable, Hashable {
     plugin: PluginReference? = nil,
     source: SourceLocation? = nil,
     activation: Activation = .eager,
-    activationEvents: [String] = []
+    activationEvents: [String] = [],
+    placement: Placement = .host,
+    command: [String]? = nil,
+    restart: RestartPolicy = .never,
+    healthCheck: HealthCheckManifest? = nil
   ) {
     self.name = name
     self.type = type
@@ -117,6 +136,19 @@ package struct ModuleManifest: Sendable, Hashable {
     self.source = source
     self.activation = activation
     self.activationEvents = activationEvents
+    self.placement = placement
+    self.command = command
+    self.restart = restart
+    self.healthCheck = healthCheck
+  }
+
+  /// Where a module runs.
+  public enum Placement: String, Sendable, Hashable, CaseIterable {
+    /// In the host's process (the default).
+    case host
+    /// In a child process of its own, which the host starts, talks to over the wire protocol
+    /// and outlives.
+    case process
   }
 
   /// Whether the module waits for a trigger instead of starting at boot.

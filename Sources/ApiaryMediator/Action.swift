@@ -10,6 +10,10 @@ public struct Action<T: ActionTarget>: Sendable {
   enum Body: Sendable {
     case sync(@Sendable (T, Parameters) throws -> (any Sendable)?)
     case async(@Sendable (T, Parameters) async throws -> (any Sendable)?)
+    /// Both: the synchronous body for synchronous calls, the `async` one for awaited calls.
+    case both(
+      @Sendable (T, Parameters) throws -> (any Sendable)?,
+      @Sendable (T, Parameters) async throws -> (any Sendable)?)
   }
 
   let body: Body
@@ -19,6 +23,16 @@ public struct Action<T: ActionTarget>: Sendable {
     -> Action
   {
     Action(body: .sync(body))
+  }
+
+  /// An action with a body for each kind of call: synchronous calls run `sync` on the caller's
+  /// thread, awaited calls run `async` and hold no thread while it waits (the stand-in targets
+  /// of process-placed modules, whose calls wait for another process).
+  package static func both(
+    sync: @escaping @Sendable (T, Parameters) throws -> (any Sendable)?,
+    async: @escaping @Sendable (T, Parameters) async throws -> (any Sendable)?
+  ) -> Action {
+    Action(body: .both(sync, async))
   }
 
   /// An asynchronous action; callers must use the `async` `perform` or `open`.

@@ -21,7 +21,7 @@ enum ActionDeadline {
           target: prepared.target, action: prepared.action, seconds: seconds)
         if race.finish(.failure(timedOut)) { work.withLock { $0 }?.cancel() }
       }
-      if let run = prepared.runSync {
+      if let run = prepared.runSync, !prepared.prefersAsync {
         DispatchQueue.global().async { race.finish(Result { try run(parameters, cache) }) }
       } else {
         let task = Task(executorPreference: DispatchExecutor.shared) {

@@ -10,6 +10,8 @@ final class PreparedAction: Sendable {
   /// Nil for `async` actions.
   let runSync: (@Sendable (Parameters, Bool) throws -> (any Sendable)?)?
   let runAsync: @Sendable (Parameters, Bool) async throws -> (any Sendable)?
+  /// Whether awaited calls run `runAsync` even though `runSync` exists (``Action/both(sync:async:)``).
+  let prefersAsync: Bool
 
   init<T: ActionTarget>(
     target: String, manifest: ActionManifest, schema: ParameterSchema, action: Action<T>,
@@ -28,11 +30,21 @@ final class PreparedAction: Sendable {
       }
       runSync = run
       runAsync = { params, cache in try run(params, cache) }
+      prefersAsync = false
     case .async(let body):
       runSync = nil
       runAsync = { params, cache in
         try await body(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
       }
+      prefersAsync = false
+    case .both(let sync, let async):
+      runSync = { params, cache in
+        try sync(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
+      }
+      runAsync = { params, cache in
+        try await async(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
+      }
+      prefersAsync = true
     }
   }
 }

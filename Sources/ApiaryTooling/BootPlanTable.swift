@@ -3,8 +3,9 @@ import ApiaryKernel
 import ApiarySupport
 
 extension BootPlan {
-  /// One line a module: position, name, level, priority, flags and dependencies; when some
-  /// module is lazy, also when each wakes (`at boot`, or its triggers).
+  /// One line a module: position, name, level, priority, flags (`async`/`sync`, `optional`,
+  /// `process` for a module placed in a child process) and dependencies; when some module is
+  /// lazy, also when each wakes (`at boot`, or its triggers).
   package func table() -> String {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
     let dormant = dormantModules()
@@ -14,6 +15,7 @@ extension BootPlan {
     }
     let flags = modules.map {
       ($0.isAsync ? "async" : "sync ") + ($0.isOptional ? " optional" : "")
+        + ($0.placement == .process ? " process" : "")
     }
     // Without lazy modules, the columns are as they always were; with them, aligned for the
     // activation column at the end.

@@ -3,8 +3,8 @@ import ApiaryManifest
 
 extension BootPlan {
   /// `apiary plan --format json`: the modules in boot order with level, priority, dependencies
-  /// and start mode. Later manifest fields (`placement`, `activation`) are added per module when
-  /// they exist; readers treat them as optional.
+  /// start mode and placement (`host` or `process`). Later manifest fields (`activation`) are
+  /// added per module when they exist; readers treat them as optional.
   ///
   /// ```swift
   /// print(kernel.plan.json(application: kernel.application))
@@ -17,6 +17,7 @@ extension BootPlan {
         "level": module.level.rawValue, "priority": module.priority,
         "dependencies": module.dependencies, "start": module.isAsync ? "async" : "sync",
         "optional": module.isOptional, "timeout": module.startTimeout,
+        "placement": module.placement.rawValue,
         "source": JSONDocument.location(module.source),
         "activation": module.activation.rawValue, "dormant": dormant.contains(module.name),
         "triggers": triggers(of: module).map(\.description),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
-/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, lazy;
+/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, lazy, process;
 /// lifecycle with the given module counts) and prints a Markdown table of results and budgets;
 /// progress goes to standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
 /// because of a timing.
@@ -15,6 +15,9 @@ struct BenchCommand {
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
     if arguments.first == "--child" { exit(await PluginChild.run(Array(arguments.dropFirst()))) }
+    if arguments.first == ProcessSuite.childFlag, let directory = arguments.dropFirst().first {
+      exit(await ProcessSuite.serveChild(directory: directory))
+    }
     let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
     func value(_ option: String) -> String? {
       guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {
@@ -35,6 +38,7 @@ struct BenchCommand {
     if selected("events") { await EventSuite.run(harness, into: &report) }
     if selected("plugins") { await PluginSuite.run(harness, into: &report) }
     if selected("lazy") { await LazySuite.run(harness, into: &report) }
+    if selected("process") { await ProcessSuite.run(harness, into: &report) }
     for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())
     let broken = report.rows.filter { $0.note != nil }

@@ -82,6 +82,23 @@ struct Budget: Sendable {
       Budget(
         name: "teardown of 1,000 modules ≤ 0.5× listing, reading and parsing their manifests",
         met: all([teardown]) { $0.ratio.map { $0 <= 0.5 } }, detail: ratio(teardown)))
+    let placed = report.row("process", "perform, process-placed target (round trip)")
+    budgets.append(
+      Budget(
+        name: "mediator call to a process-placed target: ≤ 25 µs round trip",
+        met: all([placed]) { $0.apiary.map { $0.median <= 25_000 } }, detail: ratio(placed)))
+    let flight = report.row("process", "\(ProcessSuite.inFlight) calls in flight, per call")
+    budgets.append(
+      Budget(
+        name: "\(ProcessSuite.inFlight) calls in flight to a process-placed target: pipelined "
+          + "(per call below one round trip)",
+        met: all([flight, placed]) { _ in
+          guard let many = flight?.apiary?.median, let one = placed?.apiary?.median else {
+            return nil
+          }
+          return many < one
+        },
+        detail: "\(median(flight)) per call in flight vs \(median(placed)) round trip"))
     budgets += pluginBudgets(report)
     let lazyBoot = report.row(LazySuite.section, "boot, 90% lazy, per module")
     budgets.append(

@@ -9,12 +9,14 @@ final class MathTarget: Target {
     "sum3": .sync { _, params in try params.int("a") + params.int("b") + params.int("c") },
   ]
 
-  /// The manifest of a module `name` that declares the target as `target`.
+  /// The manifest of a module `name` that declares the target as `target`, with `fields` (JSON
+  /// members, each followed by a comma) added.
   static func module(
-    _ name: String = "math", target: String = "math", activation: String = "eager"
+    _ name: String = "math", target: String = "math", activation: String = "eager",
+    fields: String = ""
   ) -> String {
     """
-    { "name": "\(name)", "type": "ApiaryBench.QuietModule", "activation": "\(activation)",
+    { "name": "\(name)", "type": "ApiaryBench.QuietModule", "activation": "\(activation)", \(fields)
       "targets": [ { "name": "\(target)", "type": "ApiaryBench.MathTarget", "actions": [
         { "name": "add", "returns": "int", "parameters": [
           { "name": "a", "type": "int", "required": true },

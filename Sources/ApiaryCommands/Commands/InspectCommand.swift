@@ -32,7 +32,7 @@ enum InspectCommand: HostCommand {
       }
       var lines = ["modules:"]
       for (name, state) in await kernel.moduleStates {
-        lines.append("  \(name.padding(12)) \(state)")
+        lines.append("  " + Session.line(name, state))
       }
       lines.append("bindings:")
       for binding in kernel.container.bindings { lines.append("  \(binding)") }

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryProcess
 import ApiaryTooling
 
 /// `apiary run`: boot, serve URLs from standard input until SIGINT/SIGTERM or end of input,
@@ -21,6 +22,8 @@ enum RunCommand: HostCommand {
       :load MANIFEST                     add the modules of a module manifest file, their
                                          plugin libraries checked by the load gate
       :remove MODULE                     tear one module down and remove what it registered
+      :restart MODULE                    restart a module's child process (placement
+                                         "process"), loading its plugin library anew
       :resolve PROTOCOL [NAME]           resolve a service by its protocol's name, print the
                                          implementation and the instance's identity
       :help                              this list
@@ -50,6 +53,12 @@ enum RunCommand: HostCommand {
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
       return ExitStatus.failure
+    }
+    ProcessSupervision.gaveUp = { module, reason in
+      Task {
+        await kernel.markFailed(module, reason: reason)
+        Output.err("apiary: module '\(module)' failed: \(reason)")
+      }
     }
     let json = arguments.flags.contains("--profile-json")
     kernel.profiler.isRecording = json || arguments.flags.contains("--profile")

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryProcess
 
 /// Turns manifests into modules whose types the catalog knows: reads them, runs the load gate
 /// over every plugin library they name (all problems in one pass, before any plugin code runs),
@@ -30,23 +31,28 @@ struct ApplicationLoader {
   let plugins: Plugins
   /// Where loaded plugin types are registered; the kernel's catalog.
   let catalog: TypeCatalog
+  /// The manifests directory, which `apiary child` reads the application manifest from.
+  private var directory = Host.defaultManifests
   /// Problems of optional plugins, which do not stop the application.
   private(set) var notices: [String] = []
   /// Notes of the load gate that refuse nothing (``PluginVerdict/notes``).
   private(set) var notes: [String] = []
 
-  init(plugins: Plugins, catalog: TypeCatalog = TypeCatalog()) {
+  init(plugins: Plugins, catalog: TypeCatalog = TypeCatalog(), directory: String? = nil) {
     self.plugins = plugins
     self.catalog = catalog
+    if let directory { self.directory = directory }
   }
 
   /// The application and its modules in `directory`, with every plugin they name loaded.
   mutating func load(directory: String) throws(Failure) -> (
     application: ApplicationManifest, modules: [ModuleManifest], files: [String]
   ) {
+    self.directory = directory
     let set = ManifestLoader(catalog: catalog).loadUnvalidated(directory: directory)
     // Broken manifests are still checked through, for one report, but load no plugin code.
-    var failure = Failure(manifestProblems: set.problems)
+    var failure = Failure(
+      manifestProblems: set.problems + ProcessPlacement.problems(set.modules))
     let modules = resolve(set.modules, opening: set.problems.isEmpty, &failure)
     failure.manifestProblems += ManifestLoader.validate(
       application: set.application, modules: modules, catalog: catalog)
@@ -92,7 +98,7 @@ struct ApplicationLoader {
         PluginRequest(
           path: plugin.path, version: plugin.version, sha256: plugin.sha256, origin: origin))
     }
-    guard !requests.isEmpty else { return modules }
+    guard !requests.isEmpty else { return modules.map { $0.isEnabled ? placed($0) : $0 } }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
     notes += verdict.notes
@@ -101,9 +107,12 @@ struct ApplicationLoader {
         && module.plugin.map { verdict.accepted[$0.path] == nil } ?? false
     }
     let opens = plugins == .load && opening && !requiredRefused
+    // Libraries of process-placed modules are gated here and opened by their child.
+    let inHost = Set(
+      modules.filter { $0.isEnabled && $0.placement == .host }.compactMap(\.plugin?.path))
     for request in requests {
       guard let accepted = verdict.accepted[request.path] else { continue }
-      switch opens {
+      switch opens && inHost.contains(request.path) {
       case true:
         do {
           try PluginLibrary.open(request.path, declared: accepted, into: catalog)
@@ -119,7 +128,7 @@ struct ApplicationLoader {
     var result: [ModuleManifest] = []
     for module in modules {
       guard module.isEnabled, let plugin = module.plugin else {
-        result.append(module)
+        result.append(module.isEnabled ? placed(module) : module)
         continue
       }
       guard let accepted = verdict.accepted[plugin.path] else {
@@ -136,10 +145,43 @@ struct ApplicationLoader {
       }
       failure.manifestProblems += Self.undeclaredTypes(module, accepted)
       // Service types live in the library (or its contracts), which is not opened here.
-      if !opens { standIn(for: module) }
-      result.append(module)
+      if !opens, module.placement == .host { standIn(for: module) }
+      result.append(placed(module))
     }
     return result
+  }
+
+  /// A process-placed module's stand-in (``ProcessPlacement``); any other module as it is.
+  private func placed(_ module: ModuleManifest) -> ModuleManifest {
+    guard module.placement == .process else { return module }
+    ProcessPlacement.prepare(catalog)
+    PluginGate.installHandshake()
+    let command = ProcessPlacement.command(
+      for: module, apiary: ProcessPlacement.executable, manifests: directory)
+    return ProcessPlacement.proxy(for: module, command: command)
+  }
+
+  /// For `apiary child`: the application in `directory` and the module `name` declared in
+  /// `file`, its plugin library gated and opened as in the host, placed in this process.
+  mutating func loadChild(name: String, file: String, directory: String) throws(Failure) -> (
+    application: ApplicationManifest, module: ModuleManifest
+  ) {
+    let set = ManifestLoader(catalog: catalog).loadUnvalidated(directory: directory)
+    guard let application = set.application else {
+      throw Failure(manifestProblems: set.problems)
+    }
+    let declared = ManifestLoader(catalog: catalog).decodeModules(file: file)
+    guard var module = declared.modules.first(where: { $0.name == name }) else {
+      throw Failure(
+        manifestProblems: declared.problems,
+        pluginProblems: ["\(file): no module named '\(name)'"])
+    }
+    module.placement = .host
+    module.isOptional = false
+    var failure = Failure()
+    let resolved = resolve([module], opening: true, &failure)
+    guard failure.isEmpty, let loaded = resolved.first else { throw failure }
+    return (application, loaded)
   }
 
   /// Registers stand-ins for the types `module` names that the catalog does not know, for a

@@ -1,4 +1,13 @@
 import Apiary
+import ApiaryProcess
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The host's plugin loading for a program that embeds the host instead of running `apiary`:
 /// the same load gate, `dlopen` and entry call as `apiary run`. The benchmarks use it
@@ -12,6 +21,9 @@ import Apiary
 /// let kernel = try EmbeddedHost.kernel(manifestsAt: "Manifests")
 /// try await kernel.boot()
 /// ```
+///
+/// A program can also be the child of a process-placed module: name it in the module's
+/// `command` and call ``serveChild(name:file:directory:)`` when it starts.
 public enum EmbeddedHost {
   /// Why a plugin or an application could not be loaded: the host's messages, one a line.
   public struct Refusal: Error, CustomStringConvertible {
@@ -52,5 +64,28 @@ public enum EmbeddedHost {
     } catch {
       throw Refusal(description: "\(error)")
     }
+  }
+
+  /// Serves the module `name` declared in the module manifest `file` to the host that started
+  /// this process, as `apiary child` does: ends with the host, gates and opens the module's
+  /// plugin library (if it names one), and speaks the wire protocol (docs/wire-protocol.md) on
+  /// standard input and output until the host closes standard input. Standard output becomes
+  /// standard error, so a module that prints cannot corrupt the wire. Returns the exit status.
+  public static func serveChild(name: String, file: String, directory: String) async -> Int32 {
+    Lifeline.watchParent()  // end with the host however it ends; first, before other threads
+    let wire = dup(1)
+    _ = dup2(2, 1)
+    _ = signal(SIGPIPE, SIG_IGN)
+    PluginGate.installHandshake()
+    var loader = ApplicationLoader(plugins: .load)
+    let server: ChildServer
+    do {
+      let (application, module) = try loader.loadChild(name: name, file: file, directory: directory)
+      server = try ChildServer(application: application, module: module, catalog: loader.catalog)
+    } catch {
+      Output.err(lines: "error: \(error)".split(separator: "\n").map(String.init))
+      return ExitStatus.failure
+    }
+    return await server.serve(reading: 0, writing: wire)
   }
 }

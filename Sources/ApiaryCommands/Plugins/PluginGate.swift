@@ -1,5 +1,6 @@
 import ApiaryPlugin
 import ApiaryPluginGate
+import ApiaryProcess
 
 #if canImport(Glibc)
   import Glibc
@@ -65,6 +66,13 @@ enum PluginGate {
     }
     return names
   }()
+
+  /// The Apiary version and ABI hash a process-placed module's child must have been built with
+  /// (the wire protocol's handshake); installed before the first child starts.
+  static func installHandshake() {
+    let facts = host
+    ProcessHost.handshake = Handshake(apiary: "\(facts.apiaryVersion)", abi: facts.abiHash)
+  }
 
   /// The host's facts as descriptor lines (`apiary plugin host`).
   static var hostDescription: String {

@@ -111,3 +111,31 @@ import Testing
     await kernel.shutdown()
   }
 }
+
+/// A module whose child process ended for good is marked failed while the application runs.
+@Suite struct MarkFailedTests {
+  @Test func theModuleFailsItsDependentsAreSkippedAndTheRestRunsOn() async throws {
+    let journal = Journal.new()
+    let kernel = try Fixture.kernel([
+      Fixture.module("base", journal: journal),
+      Fixture.module("child", journal: journal, dependencies: ["base"]),
+      Fixture.module("user", journal: journal, dependencies: ["child"]),
+      Fixture.module("other", journal: journal, config: ["handles": "ping"]),
+    ])
+    try await kernel.boot()
+    await kernel.markFailed("child", reason: "its process 42 was killed by signal 11 (SIGSEGV)")
+    #expect(
+      await kernel.state(of: "child")
+        == .failed(phase: .ready, reason: "its process 42 was killed by signal 11 (SIGSEGV)"))
+    #expect(await kernel.state(of: "user") == .skipped(reason: "dependency 'child' failed"))
+    #expect(await kernel.state(of: "base") == .running)
+    #expect(await kernel.state(of: "other") == .running)
+    #expect(await kernel.events.post("ping").handledBy == ["other"])
+    #expect(Journal.read(journal).suffix(2) == ["user.tearDown", "child.tearDown"])
+    // Only a running module can fail; a second report changes nothing.
+    await kernel.markFailed("child", reason: "again")
+    #expect(await kernel.state(of: "user") == .skipped(reason: "dependency 'child' failed"))
+    await kernel.shutdown()
+    #expect(Journal.read(journal).suffix(2) == ["other.tearDown", "base.tearDown"])
+  }
+}

@@ -12,7 +12,10 @@ final class SearchModule: Module {
     let index = self.index
     try context.container.register(SearchIndex.self, scope: .singleton) { _ in index }
     context.events.subscribe(NoteEvents.saved) { event in
-      guard let note = event.payload["note"] as? Note else { return .ignored }
+      // A `Note` in the host's process; its JSON fields when the module runs in a child.
+      guard let note = event.payload["note"] as? Note ?? Self.note(event.payload["note"]) else {
+        return .ignored
+      }
       index.add(note)
       return .handled
     }
@@ -25,10 +28,15 @@ final class SearchModule: Module {
 
   func start(_ context: ModuleContext) async throws {
     for item in try await context.mediator.notes.list(pinnedOnly: false) {
-      guard let fields = item as? [String: any Sendable], let id = fields["id"] as? Int,
-        let title = fields["title"] as? String
-      else { continue }
-      index.add(Note(id: id, title: title, body: fields["body"] as? String ?? ""))
+      if let note = Self.note(item) { index.add(note) }
     }
+  }
+
+  /// A note from its fields, as `notes` returns them and as JSON brings them.
+  private static func note(_ value: (any Sendable)?) -> Note? {
+    guard let fields = value as? [String: any Sendable], let id = fields["id"] as? Int,
+      let title = fields["title"] as? String
+    else { return nil }
+    return Note(id: id, title: title, body: fields["body"] as? String ?? "")
   }
 }

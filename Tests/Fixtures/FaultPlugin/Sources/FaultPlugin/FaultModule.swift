@@ -50,7 +50,10 @@ final class FaultModule: Module {
   }
 }
 
-/// The `faults` target: `hang` blocks its thread for good.
+/// The `faults` target: `hang` blocks its thread for good; `pid` answers the process id;
+/// `image` the inode of the mapped `libFaultPlugin.so` (a rebuilt library is a new file);
+/// `crash` ends the process (placed in a child, only the child) while the call is in flight:
+/// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3).
 final class FaultTarget: Target {
   init(context: ModuleContext) throws {}
 
@@ -58,13 +61,41 @@ final class FaultTarget: Target {
     "hang": .sync { _, _ in
       Fault.announce("fault: hang")
       Fault.blockForever()
-    }
+    },
+    "pid": .sync { _, _ in Int(getpid()) },
+    "image": .sync { _, _ in Fault.image() },
+    "crash": .sync { _, params in
+      let how = try params.string("how")
+      Fault.announce("fault: crash \(how)")
+      switch how {
+      case "fatalError": fatalError("crash requested")
+      case "recursion": return Fault.recurse(1)
+      default: exit(3)
+      }
+    },
   ]
 }
 
 enum Fault {
   static func announce(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// The inode of the `libFaultPlugin.so` this process mapped, from `/proc/self/maps`.
+  static func image() -> String {
+    // Read to the end: /proc files report a size of 0.
+    let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+    let maps = String(decoding: data, as: UTF8.self)
+    let line = maps.split(separator: "\n").first { $0.hasSuffix("/libFaultPlugin.so") }
+    let fields = line?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+    return fields.dropFirst(4).first.map(String.init) ?? ""
+  }
+
+  /// Calls itself without end: the stack overflows (SIGSEGV).
+  static func recurse(_ depth: Int) -> Int {
+    var frame = [Int](repeating: depth, count: 64)
+    frame[depth % 64] = recurse(depth + 1)
+    return frame.reduce(0, &+)
   }
 
   /// Holds the calling thread, never returning and never suspending.

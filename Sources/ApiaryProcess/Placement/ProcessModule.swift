@@ -1,0 +1,162 @@
+import ApiaryKernel
+import ApiaryLifecycle
+import ApiaryManifest
+import ApiaryMediator
+import ApiarySupport
+
+/// Stands in the host for a module whose manifest says `"placement": "process"`: its hooks start
+/// a child process (the manifest's `command`, which for a Swift plugin is `apiary child`) and
+/// forward to it over the wire protocol (`docs/wire-protocol.md`), each bounded by the module's
+/// `timeout`. Its targets are ``ProcessTarget``s; custom events cross both ways; calls the child
+/// makes go through this module's mediator and event bus.
+///
+/// Supervision restarts a child through ``connect(child:context:)`` and reports its end
+/// through ``childDidExit(_:context:)``.
+public final class ProcessModule: Module {
+  public init() {}
+
+  public func setUp(_ context: ModuleContext) throws {
+    guard let command = context.manifest.command, !command.isEmpty else {
+      throw ProcessModuleError(
+        module: context.name, pid: nil, reason: "placed in a process but has no command")
+    }
+    let child = try ChildLauncher.launch(command, module: context.name)
+    do {
+      try connect(child: child, context: context)
+    } catch {
+      child.terminate(grace: .seconds(1))
+      throw error
+    }
+    supervise(child, context: context)
+  }
+
+  public func start(_ context: ModuleContext) async throws {
+    let link = try Self.link(context)
+    let hostEvents = context.events.subscriptions
+      .filter { $0.owners.contains { $0 != context.name } }.map(\.event)
+    try await Self.call(link, "start", ["events": hostEvents])
+  }
+
+  public func ready(_ context: ModuleContext) async throws {
+    try await Self.call(Self.link(context), "ready")
+  }
+
+  public func tearDown(_ context: ModuleContext) async throws {
+    await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
+    guard let link = ProcessLink.of(context) else { return }
+    defer { ProcessLink.set(nil, for: context) }
+    let outcome = await Result { try await Self.call(link, "tearDown") }
+    await link.close(grace: .seconds(max(1, context.manifest.startTimeout)))
+    _ = try outcome.get()
+  }
+
+  /// Connects to a started child: the handshake, then the child's `setUp`, then subscribes in
+  /// the host to the events the child's modules handle. Blocks, bounded by the module's
+  /// `timeout`.
+  package func connect(child: any PlacedChild, context: ModuleContext) throws {
+    let name = context.name
+    let pid = child.pid
+    let connection = RPCConnection(reading: child.output, writing: child.input)
+    connection.start(
+      handler: Self.handler(context),
+      ended: { reason in
+        let ended = await child.exitDescription()
+        return ProcessModuleError(module: name, pid: pid, reason: ended)
+      })
+    let link = ProcessLink(module: name, child: child, connection: connection)
+    let seconds = context.manifest.startTimeout
+    let handshake = ProcessHost.handshake
+    let answer = try Self.callBlocking(
+      link, "initialize", handshake.message(module: name), seconds: seconds)
+    do {
+      try handshake.check(answer)
+    } catch {
+      throw ProcessModuleError(module: name, pid: pid, reason: "handshake refused: \(error)")
+    }
+    let setUp = try Self.callBlocking(link, "setUp", seconds: seconds)
+    for event in setUp["events"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+      context.events.subscribe(event) { event in
+        guard event.sender != name else { return .ignored }  // it came from this child
+        let report = try await Self.call(
+          link, "event", ["name": event.name, "payload": event.payload],
+          what: "the payload of event '\(event.name)'")
+        if let failures = report["failures"]?.arrayValue, !failures.isEmpty {
+          throw ChildCallError(
+            module: name,
+            RPCError(
+              RPCError.failed,
+              failures.map {
+                "\($0["module"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+              }
+              .joined(separator: "; ")))
+        }
+        return report["handledBy"]?.arrayValue?.isEmpty == false ? .handled : .ignored
+      }
+    }
+    ProcessLink.set(link, for: context)
+  }
+
+  /// The child ended: calls in flight and later ones fail with `description`. (Supervision
+  /// decides what follows.)
+  package func childDidExit(_ description: String, context: ModuleContext) {
+    guard let link = ProcessLink.of(context) else { return }
+    link.connection.end(
+      with: ProcessModuleError(module: context.name, pid: link.child.pid, reason: description))
+  }
+
+  static func link(_ context: ModuleContext) throws -> ProcessLink {
+    guard let link = ProcessLink.of(context) else {
+      let status = ProcessSupervision.status(of: context.name)
+      throw ProcessModuleError(
+        module: context.name, pid: nil,
+        reason: status.map { "its child process is \($0)" } ?? "no child process running")
+    }
+    return link
+  }
+
+  /// A request to the child; the child's error objects become ``ChildCallError``.
+  @discardableResult
+  static func call(
+    _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
+    what: String? = nil
+  ) async throws -> JSONValue {
+    do {
+      return try await link.connection.call(method, params, what: what)
+    } catch let error as RPCError {
+      throw ChildCallError(module: link.module, error)
+    }
+  }
+
+  @discardableResult
+  static func callBlocking(
+    _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
+    what: String? = nil, seconds: Double
+  ) throws -> JSONValue {
+    do {
+      return try link.connection.callBlocking(method, params, what: what, seconds: seconds)
+    } catch let error as RPCError {
+      throw ChildCallError(module: link.module, error)
+    } catch is CallTimedOut {
+      throw ProcessModuleError(
+        module: link.module, pid: link.child.pid,
+        reason: "'\(method)' got no answer within \(seconds) s")
+    }
+  }
+
+  /// Serves the child's requests with this module's mediator and event bus.
+  private static func handler(_ context: ModuleContext) -> RPCConnection.Handler {
+    let service = CallService(mediator: context.mediator, events: context.events)
+    return { method, params in
+      guard let answer = try service.answer(method, params) else {
+        throw RPCError(RPCError.methodNotFound, "no method '\(method)'")
+      }
+      return answer
+    }
+  }
+}
+
+extension Result where Failure == any Error {
+  init(catching body: () async throws -> Success) async {
+    do { self = .success(try await body()) } catch { self = .failure(error) }
+  }
+}

@@ -1,0 +1,116 @@
+import ApiaryKernel
+import ApiaryManifest
+import ApiaryMediator
+import ApiarySupport
+
+/// Stands in the host for a target of a process-placed module: every declared action forwards
+/// the checked parameters to the child (`perform`, with the URL of a remote call, so a Swift
+/// child applies the same URL policy again) and checks the result against the action's
+/// `returns` kind.
+///
+/// Synchronous and `await`ed callers both work, as with a target in the host's process: a
+/// synchronous call blocks its thread (at most the action's `timeout`); an awaited one holds no
+/// thread, so any number can be in flight.
+public final class ProcessTarget: Target {
+  private let context: ModuleContext
+  private let module: String
+  /// Declared actions by target and action name.
+  private let declared: [String: ActionManifest]
+
+  public init(context: ModuleContext) throws {
+    self.context = context
+    self.module = context.name
+    var declared: [String: ActionManifest] = [:]
+    for target in context.manifest.targets {
+      for action in target.actions { declared["\(target.name).\(action.name)"] = action }
+    }
+    self.declared = declared
+  }
+
+  /// The action names every process-placed target declares. A target's action table is static,
+  /// so all proxy targets share one, with the same forwarding action under every name; the
+  /// mediator only ever calls the names a target declares.
+  private static let names = Locked<Set<String>>([])
+
+  /// Adds `targets`' action names to the shared table; call before the kernel adds them.
+  package static func declare(_ targets: [TargetManifest]) {
+    names.withLock { names in
+      for target in targets { names.formUnion(target.actions.map(\.name)) }
+    }
+  }
+
+  public static var actions: ActionTable<ProcessTarget> {
+    let forward = Action<ProcessTarget>.both(
+      sync: { target, params in try target.forward(params) },
+      async: { target, params in try await target.forward(params) })
+    return ActionTable(
+      Dictionary(uniqueKeysWithValues: names.withLock { $0 }.map { ($0, forward) }))
+  }
+
+  /// Sends one call to the child and waits for its result, blocking the thread.
+  func forward(_ params: Parameters) throws -> (any Sendable)? {
+    let (link, message, what, seconds) = try prepare(params)
+    let result = try ProcessModule.callBlocking(
+      link, "perform", message, what: "parameters of \(what)", seconds: seconds)
+    return try check(result, params, link)
+  }
+
+  /// Sends one call to the child and awaits its result (the caller's mediator bounds it).
+  func forward(_ params: Parameters) async throws -> (any Sendable)? {
+    let (link, message, what, _) = try prepare(params)
+    let result = try await ProcessModule.call(
+      link, "perform", message, what: "parameters of \(what)")
+    return try check(result, params, link)
+  }
+
+  private func prepare(_ params: Parameters) throws -> (
+    ProcessLink, [String: any Sendable], String, Double
+  ) {
+    let link = try ProcessModule.link(context)
+    let seconds = declared["\(params.target).\(params.action)"]?.timeout
+    var message: [String: any Sendable] = [
+      "target": params.target, "action": params.action, "params": params.values,
+    ]
+    if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
+      message["url"] = url
+    }
+    return (
+      link, message, "\(params.target).\(params.action)",
+      seconds ?? ActionManifest.defaultTimeout
+    )
+  }
+
+  /// The result as plain values, after checking it against the declared `returns` kind.
+  private func check(_ result: JSONValue, _ params: Parameters, _ link: ProcessLink) throws -> (
+    any Sendable
+  )? {
+    let action = declared["\(params.target).\(params.action)"]
+    if let kind = action?.returns, !Self.matches(result, kind) {
+      throw ProcessModuleError(
+        module: module, pid: link.child.pid,
+        reason: "\(params.target).\(params.action) returned \(result.kindName); its manifest "
+          + "declares \(kind.rawValue)")
+    }
+    return result.plainValue
+  }
+
+  /// Whether `url` calls `target`'s `action` itself (not a fallback that took it).
+  private static func url(_ url: String, names target: String, _ action: String) -> Bool {
+    guard let rest = url.split(separator: "://", maxSplits: 1).last else { return false }
+    let path = rest.split(separator: "?", maxSplits: 1).first ?? ""
+    return path == "\(target)/\(action)"
+  }
+
+  /// Whether a result fits a declared `returns` kind (`null` fits every kind: no value).
+  static func matches(_ value: JSONValue, _ kind: ParameterManifest.Kind) -> Bool {
+    switch (kind, value) {
+    case (.any, _), (_, .null), (.string, .string), (.bool, .bool), (.int, .int),
+      (.double, .double), (.double, .int), (.array, .array), (.object, .object):
+      return true
+    case (.int, .double(let number)):
+      return number.rounded() == number
+    default:
+      return false
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import ApiaryManifest
+import ApiarySupport
+
+/// The supervisors of this host's process-placed modules, by module name: placement starts one
+/// per module (``supervise(module:owner:restart:healthCheck:first:relaunch:hung:crashed:)``),
+/// the host's commands find them for `:restart` and `:modules`, and ``gaveUp`` tells the host's
+/// kernel to mark a module failed.
+///
+/// ```swift
+/// ProcessSupervision.gaveUp = { module, reason in
+///   Task { await kernel.markFailed(module, reason: reason) }
+/// }
+/// try await ProcessSupervision.supervisor(of: "notes")?.restart(grace: .seconds(2))
+/// ```
+package enum ProcessSupervision {
+  /// By module name; `owner` is the module context, so a release never takes another
+  /// kernel's supervisor of the same name (tests run kernels side by side).
+  private typealias Entry = (owner: ObjectIdentifier, supervisor: Supervisor)
+  private static let supervisors = Locked<[String: Entry]>([:])
+  private static let gaveUpHandler = Locked<@Sendable (String, String) -> Void>({ _, _ in })
+
+  /// Called with a module's name and the reason when its child will not come back.
+  package static var gaveUp: @Sendable (String, String) -> Void {
+    get { gaveUpHandler.withLock { $0 } }
+    set { gaveUpHandler.withLock { $0 = newValue } }
+  }
+
+  package static func supervisor(of module: String) -> Supervisor? {
+    supervisors.withLock { $0[module]?.supervisor }
+  }
+
+  /// The status of `module`'s child; nil for a module not placed in a process.
+  package static func status(of module: String) -> SupervisorStatus? {
+    supervisor(of: module)?.status
+  }
+
+  /// Supervises `module`'s `first` child (already started and connected); `relaunch` starts and
+  /// connects a new one; `hung` (just before the kill) and `crashed` fail the calls in flight.
+  /// Crashes, restarts and the end are told on the host's standard error:
+  ///
+  /// ```text
+  /// apiary: module 'notes' crashed: its process 4242 was killed by signal 11 (SIGSEGV)
+  /// apiary: restarting 'notes' in 0.5 seconds (restart 1 of 3)
+  /// apiary: module 'notes' running again: pid 4250 (restart 1)
+  /// ```
+  package static func supervise(
+    module: String,
+    owner: AnyObject,
+    restart: RestartPolicy,
+    healthCheck: HealthCheckManifest?,
+    first: SupervisedChild,
+    relaunch: @escaping @Sendable () async throws -> SupervisedChild,
+    hung: @escaping @Sendable (HealthFailure) -> Void,
+    crashed: @escaping @Sendable (ChildCrashError) -> Void
+  ) {
+    let supervisor = Supervisor(
+      module: module, restart: restart, healthCheck: healthCheck, launch: relaunch,
+      onEvent: { event in
+        switch event {
+        case .started(let pid, let restarts):
+          if restarts > 0 {
+            say("module '\(module)' running again: pid \(pid) (restart \(restarts))")
+          }
+        case .hung(let pid, let failure):
+          say("module '\(module)' (pid \(pid)) hung: \(failure); killing it")
+          hung(failure)
+        case .crashed(let crash):
+          say(crash.description)
+          crashed(crash)
+        case .restarting(let attempt, let delay):
+          say("restarting '\(module)' in \(delay) (restart \(attempt) of \(restart.maxRestarts))")
+        case .gaveUp(let reason):
+          gaveUp(module, reason)
+        }
+      })
+    // A module's supervisor is released at its `tearDown`, before the name can be set up again.
+    supervisors.withLock { $0[module] = (ObjectIdentifier(owner), supervisor) }
+    Task { await supervisor.start(with: first) }
+  }
+
+  /// Stops supervising `module`'s child, which the caller then ends (no restart follows), and
+  /// forgets its supervisor.
+  package static func release(_ module: String, owner: AnyObject) async {
+    let supervisor = supervisors.withLock { table -> Supervisor? in
+      guard let entry = table[module], entry.owner == ObjectIdentifier(owner) else { return nil }
+      table[module] = nil
+      return entry.supervisor
+    }
+    await supervisor?.release()
+  }
+
+  private static func say(_ line: String) {
+    ChildProcess.printToStandardError("apiary: " + line)
+  }
+}

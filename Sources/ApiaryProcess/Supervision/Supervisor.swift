@@ -1,0 +1,320 @@
+import ApiaryManifest
+import ApiarySupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A running child as the placement code hands it to a ``Supervisor``: the process, after its
+/// handshake, and how to ping it.
+package struct SupervisedChild: Sendable {
+  package var process: ChildProcess
+  package var ping: @Sendable () async throws -> Void
+
+  package init(process: ChildProcess, ping: @escaping @Sendable () async throws -> Void) {
+    self.process = process
+    self.ping = ping
+  }
+}
+
+/// Owns the life of one module's child process: starts it through the placement code's
+/// `launch` closure (spawn and handshake), watches its exit, runs its ``HealthCheck``, restarts
+/// it per its ``RestartPolicy`` with ``Backoff``, and reports each step as a
+/// ``SupervisorEvent``.
+///
+/// An end the host did not ask for is a crash: the handler hears ``SupervisorEvent/crashed(_:)``
+/// (fail the calls in flight), then either ``SupervisorEvent/restarting(attempt:delay:)`` or
+/// ``SupervisorEvent/gaveUp(reason:)`` (mark the module failed). `on-failure` restarts after a
+/// signal, a non-zero status or a failed health check, at most `maxRestarts` times;
+/// ``restart(grace:)`` (`:restart`) starts the count again.
+///
+/// ```swift
+/// let supervisor = Supervisor(module: "notes", restart: manifest.restart,
+///                             healthCheck: manifest.healthCheck, launch: spawnAndHandshake,
+///                             onEvent: { event in placement.handle(event) })
+/// let child = try await supervisor.start()
+/// let current = try await supervisor.child(waitingAtMost: .seconds(5))  // for each call
+/// await supervisor.stop(grace: .seconds(2))
+/// ```
+package actor Supervisor {
+  package nonisolated let module: String
+  private let restartPolicy: RestartPolicy
+  private let healthCheck: HealthCheckManifest?
+  private let launch: @Sendable () async throws -> SupervisedChild
+  private let onEvent: @Sendable (SupervisorEvent) -> Void
+  private let sleep: @Sendable (Duration) async throws -> Void
+  private let published = Locked(SupervisorStatus(state: .starting))
+
+  private var current: SupervisedChild?
+  /// Bumped whenever the running child changes or the host takes over its end, so a stale
+  /// exit, hang or scheduled restart recognises itself and does nothing.
+  private var generation = 0
+  private var failuresSinceManualRestart = 0
+  private var hang: (generation: Int, failure: HealthFailure)?
+  private var tasks: [Task<Void, Never>] = []
+  private var waiters: [Int: CheckedContinuation<SupervisedChild, any Error>] = [:]
+  private var nextWaiter = 0
+
+  package init(
+    module: String,
+    restart: RestartPolicy = .never,
+    healthCheck: HealthCheckManifest? = nil,
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    launch: @escaping @Sendable () async throws -> SupervisedChild,
+    onEvent: @escaping @Sendable (SupervisorEvent) -> Void = { _ in }
+  ) {
+    self.module = module
+    self.restartPolicy = restart
+    self.healthCheck = healthCheck
+    self.sleep = sleep
+    self.launch = launch
+    self.onEvent = onEvent
+  }
+
+  /// The child's state, pid, restart count and last exit, readable from any thread.
+  package nonisolated var status: SupervisorStatus { published.withLock { $0 } }
+
+  private func update(_ change: (inout SupervisorStatus) -> Void) {
+    published.withLock { change(&$0) }
+  }
+
+  // MARK: Commands
+
+  /// Starts the first child; its error (spawn or handshake) is the module's start failure.
+  @discardableResult
+  package func start() async throws -> SupervisedChild {
+    generation += 1
+    let expected = generation
+    update { $0.state = .starting }
+    do {
+      let child = try await launch()
+      guard generation == expected else { throw await discard(child) }
+      adopt(child)
+      return child
+    } catch {
+      if generation == expected { fail(reason: "it did not start: \(error)") }
+      throw error
+    }
+  }
+
+  /// Supervises a first child the caller started itself (a module's synchronous `setUp` does);
+  /// a child handed over after ``stop(grace:)`` is ended instead.
+  package func start(with child: SupervisedChild) async {
+    guard status.state == .starting, current == nil else {
+      _ = await discard(child)
+      return
+    }
+    adopt(child)
+  }
+
+  /// Ends the child for good (SIGTERM, then SIGKILL after `grace`); no restart follows, and
+  /// calls waiting for it fail.
+  package func stop(grace: Duration) async {
+    generation += 1
+    endTasks()
+    update { $0.state = .stopped }
+    failWaiters(reason: "it was stopped")
+    guard let child = current else { return }
+    current = nil
+    let exit = await child.process.terminate(grace: grace)
+    update {
+      $0.pid = nil
+      $0.lastExit = exit
+    }
+  }
+
+  /// Stops supervising without ending the child, for a caller that ends it itself (placement
+  /// says goodbye over the wire first); no restart follows, and calls waiting for it fail.
+  package func release() {
+    generation += 1
+    endTasks()
+    current = nil
+    update {
+      $0.state = .stopped
+      $0.pid = nil
+    }
+    failWaiters(reason: "it was stopped")
+  }
+
+  /// `:restart`: ends the running child (SIGTERM, then SIGKILL after `grace`) and starts a new
+  /// one — which loads the plugin library as it is now. Calls meanwhile wait in
+  /// ``child(waitingAtMost:)``. Starts the count of automatic restarts again.
+  @discardableResult
+  package func restart(grace: Duration) async throws -> SupervisedChild {
+    generation += 1
+    let expected = generation
+    endTasks()
+    update { $0.state = .restarting }
+    if let child = current {
+      current = nil
+      let exit = await child.process.terminate(grace: grace)
+      update {
+        $0.pid = nil
+        $0.lastExit = exit
+      }
+    }
+    guard generation == expected else { throw unavailable("it was stopped during the restart") }
+    failuresSinceManualRestart = 0
+    update { $0.restarts += 1 }
+    do {
+      let child = try await launch()
+      guard generation == expected else { throw await discard(child) }
+      adopt(child)
+      return child
+    } catch {
+      if generation == expected { fail(reason: "it did not start again: \(error)") }
+      throw error
+    }
+  }
+
+  /// The running child, for a call: at once while running; while starting or restarting, the
+  /// next child, waiting at most `bound`; otherwise (and past the bound) a
+  /// ``ModuleUnavailableError``.
+  package func child(waitingAtMost bound: Duration) async throws -> SupervisedChild {
+    if let current { return current }
+    let state = status.state
+    guard state == .starting || state == .restarting else {
+      throw unavailable("it is not running")
+    }
+    nextWaiter += 1
+    let id = nextWaiter
+    let timer = Task { [sleep] in
+      guard (try? await sleep(bound)) != nil else { return }
+      self.expireWaiter(id, after: bound)
+    }
+    defer { timer.cancel() }
+    return try await withCheckedThrowingContinuation { waiters[id] = $0 }
+  }
+
+  // MARK: The child's life
+
+  private func adopt(_ child: SupervisedChild) {
+    generation += 1
+    let expected = generation
+    current = child
+    update {
+      $0.state = .running
+      $0.pid = child.process.pid
+    }
+    onEvent(.started(pid: child.process.pid, restarts: status.restarts))
+    for waiter in waiters.values { waiter.resume(returning: child) }
+    waiters = [:]
+    tasks.append(
+      Task {
+        let exit = await child.process.exit()
+        self.ended(expected, exit: exit)
+      })
+    if let healthCheck {
+      let check = HealthCheck(healthCheck, sleep: sleep, ping: child.ping)
+      tasks.append(
+        Task {
+          guard let failure = await check.run() else { return }
+          self.hung(expected, failure)
+        })
+    }
+  }
+
+  private func hung(_ expected: Int, _ failure: HealthFailure) {
+    guard generation == expected, let child = current else { return }
+    hang = (expected, failure)
+    onEvent(.hung(pid: child.process.pid, failure))
+    child.process.send(SIGKILL)
+  }
+
+  private func ended(_ expected: Int, exit: ChildExit) {
+    guard generation == expected, let child = current else { return }
+    current = nil
+    endTasks()
+    let hangFailure = hang?.generation == expected ? hang?.failure : nil
+    hang = nil
+    update {
+      $0.pid = nil
+      $0.lastExit = exit
+    }
+    let crash = ChildCrashError(
+      module: module, pid: child.process.pid, exit: exit, hang: hangFailure)
+    onEvent(.crashed(crash))
+    let failed = !exit.isClean || hangFailure != nil
+    guard restartPolicy.policy == .onFailure, failed else {
+      fail(reason: crash.outcome)
+      return
+    }
+    scheduleRestart(after: crash.outcome)
+  }
+
+  /// Waits out the backoff and starts a new child, or gives up when the restarts are used up.
+  private func scheduleRestart(after reason: String) {
+    guard failuresSinceManualRestart < restartPolicy.maxRestarts else {
+      let count = restartPolicy.maxRestarts
+      fail(reason: "\(reason); gave up after \(count) restart\(count == 1 ? "" : "s")")
+      return
+    }
+    failuresSinceManualRestart += 1
+    let attempt = failuresSinceManualRestart
+    let delay = Backoff(restartPolicy).delay(beforeRestart: attempt)
+    generation += 1
+    let expected = generation
+    update { $0.state = .restarting }
+    onEvent(.restarting(attempt: attempt, delay: delay))
+    tasks.append(
+      Task { [sleep] in
+        guard (try? await sleep(delay)) != nil else { return }
+        await self.relaunch(expected)
+      })
+  }
+
+  private func relaunch(_ expected: Int) async {
+    guard generation == expected else { return }
+    tasks = []
+    do {
+      let child = try await launch()
+      guard generation == expected else {
+        _ = await discard(child)
+        return
+      }
+      update { $0.restarts += 1 }
+      adopt(child)
+    } catch {
+      guard generation == expected else { return }
+      update { $0.restarts += 1 }
+      scheduleRestart(after: "it did not start again: \(error)")
+    }
+  }
+
+  // MARK: Helpers
+
+  private func fail(reason: String) {
+    generation += 1
+    update { $0.state = .failed }
+    failWaiters(reason: reason)
+    onEvent(.gaveUp(reason: reason))
+  }
+
+  private func endTasks() {
+    for task in tasks { task.cancel() }
+    tasks = []
+  }
+
+  private func failWaiters(reason: String) {
+    let error = unavailable(reason)
+    for waiter in waiters.values { waiter.resume(throwing: error) }
+    waiters = [:]
+  }
+
+  private func expireWaiter(_ id: Int, after bound: Duration) {
+    waiters.removeValue(forKey: id)?.resume(
+      throwing: unavailable("no child answered within \(bound)"))
+  }
+
+  private func unavailable(_ reason: String) -> ModuleUnavailableError {
+    ModuleUnavailableError(module: module, state: status.state, reason: reason)
+  }
+
+  /// Kills a child that started after the host stopped wanting it; returns why it was refused.
+  private func discard(_ child: SupervisedChild) async -> ModuleUnavailableError {
+    await child.process.terminate(grace: .zero)
+    return unavailable("it was stopped while starting")
+  }
+}

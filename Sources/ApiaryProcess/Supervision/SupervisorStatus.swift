@@ -1,0 +1,43 @@
+/// One supervised child as `:modules`, `plan` and `inspect` show it.
+///
+/// ```swift
+/// SupervisorStatus(state: .running, pid: 4242, restarts: 1, lastExit: .signaled(11)).description
+/// // "running, pid 4242, 1 restart, last exit: killed by signal 11 (SIGSEGV)"
+/// ```
+package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
+  package enum State: String, Sendable, Hashable, CustomStringConvertible {
+    /// Not started yet, or its first start is under way.
+    case starting
+    case running
+    /// Waiting out a backoff, or starting again.
+    case restarting
+    /// Ended on its own and not restarted (policy, or restarts used up).
+    case failed
+    /// Stopped by the host.
+    case stopped
+
+    package var description: String { rawValue }
+  }
+
+  package var state: State
+  /// The running child's pid; nil while none runs.
+  package var pid: Int32?
+  /// Restarts so far, automatic and `:restart` alike.
+  package var restarts: Int
+  package var lastExit: ChildExit?
+
+  package init(state: State, pid: Int32? = nil, restarts: Int = 0, lastExit: ChildExit? = nil) {
+    self.state = state
+    self.pid = pid
+    self.restarts = restarts
+    self.lastExit = lastExit
+  }
+
+  package var description: String {
+    var parts = [state.rawValue]
+    if let pid { parts.append("pid \(pid)") }
+    parts.append(restarts == 1 ? "1 restart" : "\(restarts) restarts")
+    if let lastExit { parts.append("last exit: \(lastExit)") }
+    return parts.joined(separator: ", ")
+  }
+}

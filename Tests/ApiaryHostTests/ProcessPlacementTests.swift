@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+/// Process placement through the `apiary` binary: the sample's `search` module in a child
+/// process (`apiary child`), and a module written in Python speaking the wire protocol
+/// (`Tests/Fixtures/ProcessPlacement`).
+@Suite struct ProcessPlacementTests {
+  static let fixtures = HostProcess.root.appendingPathComponent("Tests/Fixtures/ProcessPlacement")
+
+  static let python: String? = ProcessInfo.processInfo.environment["PATH"]?
+    .split(separator: ":").map { "\($0)/python3" }
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// The sample manifests with `search` placed in a child process (`search.json`), plus the
+  /// Python greeter when asked.
+  static func manifests(greeter: String? = nil) throws -> String {
+    let directory = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    let files = FileManager.default
+    try files.copyItem(atPath: SamplePlugins.manifests, toPath: directory.path)
+    let modules = directory.appendingPathComponent("modules")
+    try files.removeItem(at: modules.appendingPathComponent("search.plist"))
+    let debug = SamplePlugins.package.directory.appendingPathComponent(".build/debug/").path + "/"
+    let search = try String(
+      contentsOf: fixtures.appendingPathComponent("search.json"), encoding: .utf8)
+    try search.replacingOccurrences(of: "../../Plugins/Notebook/.build/release/", with: debug)
+      .write(to: modules.appendingPathComponent("search.json"), atomically: true, encoding: .utf8)
+    if let greeter {
+      try greeter.write(
+        to: modules.appendingPathComponent("greeter.json"), atomically: true, encoding: .utf8)
+      try files.copyItem(
+        at: fixtures.appendingPathComponent("greeter.py"),
+        to: modules.appendingPathComponent("greeter.py"))
+    }
+    return directory.path
+  }
+
+  static var greeter: String {
+    get throws {
+      try String(contentsOf: fixtures.appendingPathComponent("greeter.json"), encoding: .utf8)
+    }
+  }
+
+  @Test func aSwiftPluginInAChildServesRemoteCallsAndEventsAndCallsBack() throws {
+    let directory = try Self.manifests()
+    let data = HostProcess.temporaryDirectory()  // both runs share the data directory
+    // A note made before boot: `search` lists it through the host's `notes` target in `start`.
+    let first = try HostProcess.run(
+      ["run", directory, "--quiet"], input: "notebook://notes/create?title=early%20bird\n",
+      in: data)
+    #expect(first.status == 0, "\(first.stderr)")
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: """
+        notebook://search/query?q=early
+        notebook://notes/create?title=hello%20world
+        notebook://search/query?q=hello
+        notebook://search/query?q=hello&limit=x
+        :modules
+        """, in: data)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 8, "\(result.stdout)")
+    guard lines.count == 8 else { return }
+    #expect(lines[0] == #"[{"id":1,"title":"early bird"}]"#)
+    // The host's `note.saved` reached the child's subscription.
+    #expect(lines[2] == #"[{"id":2,"title":"hello world"}]"#)
+    // The host applies the URL policy before anything crosses.
+    #expect(lines[3].hasPrefix("error: search/query: parameter 'limit'"))
+    #expect(lines[7].hasPrefix("search       running"))
+  }
+
+  @Test func inspectShowsTheProxyAndValidateAcceptsThePlacement() throws {
+    let directory = try Self.manifests()
+    let validate = try HostProcess.run(["validate", directory])
+    #expect(validate.status == 0, "\(validate.stdout)")
+    let inspect = try HostProcess.run(["inspect", directory])
+    #expect(inspect.status == 0, "\(inspect.stderr)")
+    #expect(inspect.stdout.contains("search (module search, ApiaryProcess.ProcessTarget)"))
+    #expect(inspect.stdout.contains("note.saved     search"))
+    let plan = try HostProcess.run(["plan", directory, "--format", "json"])
+    let document = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8))
+    let modules = (document as? [String: Any])?["modules"] as? [[String: Any]] ?? []
+    let placements = Dictionary(
+      uniqueKeysWithValues: modules.compactMap { module in
+        (module["name"] as? String).map { ($0, module["placement"] as? String ?? "") }
+      })
+    #expect(
+      placements == ["logging": "host", "store": "host", "notes": "host", "search": "process"])
+  }
+
+  @Test func validateReportsADependencyOnServicesInAChild() throws {
+    let directory = try Self.manifests()
+    let logging = URL(fileURLWithPath: directory).appendingPathComponent("modules/logging.json")
+    let text = try String(contentsOf: logging, encoding: .utf8)
+    try text.replacingOccurrences(
+      of: #""name": "logging","#, with: #""name": "logging", "placement": "process","#
+    ).write(to: logging, atomically: true, encoding: .utf8)
+    let result = try HostProcess.run(["validate", directory])
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "modules/notes.json:4:5 modules[0].dependencies[1]: 'notes' depends on 'logging', which "
+          + "runs in a child process (\"placement\": \"process\"); its services "
+          + "(NotebookKit.Logger) cannot be resolved outside it"), "\(result.stdout)")
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func aPythonModuleServesCallsAndEventsBothWays() throws {
+    let directory = try Self.manifests(greeter: try Self.greeter)
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: """
+        notebook://greeter/greet?name=Ada
+        notebook://search/query?q=hello
+        :post greet.requested name=Bo
+        notebook://greeter/countNotes
+        notebook://greeter/fail?why=testing
+        """)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    // The host applies the URL policy: `countNotes` is local-only.
+    #expect(lines.count == 5)
+    #expect(lines.dropFirst(3).first?.hasPrefix("error: greeter/countNotes: refused") == true)
+    #expect(
+      lines.prefix(3) + lines.dropFirst(4) == [
+        #""hello, Ada""#,
+        // `greet` posted `note.saved` in the host, where `search` indexed it.
+        #"[{"id":1001,"title":"hello, Ada"}]"#,
+        "event 'greet.requested': handled by [greeter]",
+        "error: greeter refuses: testing",
+      ], "\(result.stdout)")
+    #expect(result.stderr.contains("greet.requested for Bo"))
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func aProcessPlacedModuleLoadsAndUnloadsWhileTheHostRuns() throws {
+    let directory = try Self.manifests()
+    let extra = HostProcess.temporaryDirectory()
+    try Self.greeter.write(
+      to: extra.appendingPathComponent("greeter.json"), atomically: true, encoding: .utf8)
+    try FileManager.default.copyItem(
+      at: Self.fixtures.appendingPathComponent("greeter.py"),
+      to: extra.appendingPathComponent("greeter.py"))
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: """
+        :load \(extra.path)/greeter.json
+        notebook://greeter/greet?name=Cy
+        :remove greeter
+        notebook://greeter/greet?name=Cy
+        """)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(result.stdout)")
+    guard lines.count == 4 else { return }
+    #expect(lines[0] == "loaded 'greeter'")
+    #expect(lines[1] == #""hello, Cy""#)
+    #expect(lines[2] == "removed 'greeter'")
+    #expect(lines[3].hasPrefix("error: "))
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func aChildThatDiesFailsItsCallsAndTheHostGoesOn() throws {
+    let directory = try Self.manifests(greeter: try Self.greeter)
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: """
+        notebook://greeter/crash
+        notebook://greeter/greet
+        notebook://notes/list
+        """)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    guard lines.count == 3 else { return }
+    #expect(lines[0].hasPrefix("error: module 'greeter' (pid "))
+    #expect(lines[0].hasSuffix("): killed by signal 11 (SIGSEGV)"))
+    // The module failed (supervision's restart policy decides what follows): no answer.
+    #expect(lines[1].hasPrefix("error: "))
+    #expect(lines[2] == "[]")
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func anOptionalChildThatExitsAtOnceFailsAloneWithItsStatus() throws {
+    let broken = try Self.greeter.replacingOccurrences(
+      of: #""command": ["python3", "./greeter.py"],"#,
+      with: #""command": ["python3", "-c", "import sys; sys.exit(3)"], "optional": true,"#)
+    let directory = try Self.manifests(greeter: broken)
+    let result = try HostProcess.run(["run", directory, "--quiet"], input: ":modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("greeter      failed in setUp: module 'greeter' (pid "))
+    #expect(result.stdout.contains("): exited with status 3"))
+    #expect(result.stdout.contains("notes        running"))
+  }
+}

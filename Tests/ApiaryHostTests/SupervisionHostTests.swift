@@ -1,0 +1,310 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A child process's life through the `apiary` binary: crashes of a Swift plugin (fatalError, a
+/// stack overflow, exit) and of a Python module (`Tests/Fixtures/Supervision/faulty.py`), the
+/// restart policy with backoff, the health check, `:restart` loading new code, SIGTERM and
+/// SIGKILL of the host. Every wait is on what the host prints, never on the clock.
+@Suite struct SupervisionHostTests {
+  static let faulty = HostProcess.root.appendingPathComponent(
+    "Tests/Fixtures/Supervision/faulty.py")
+  static let python: String? = ProcessInfo.processInfo.environment["PATH"]?
+    .split(separator: ":").map { "\($0)/python3" }
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// A process-placed Python module `name` (target `name`) running `script`, with `extra`
+  /// manifest keys (`"restart": …`).
+  static func pythonModule(_ name: String, script: String, extra: String = "") -> String {
+    """
+    {"name": "\(name)", "type": "Python.Faulty", "placement": "process", "timeout": 10,
+     "command": ["\(python ?? "python3")", "\(script)"]\(extra.isEmpty ? "" : ", " + extra),
+     "targets": [{"name": "\(name)", "type": "Python.FaultyTarget", "actions": [
+       {"name": "pid", "remote": true, "returns": "int"},
+       {"name": "version", "remote": true, "returns": "string"},
+       {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
+    """
+  }
+
+  /// A process-placed `FaultPlugin.FaultModule` `name` with its target `name`.
+  static func swiftModule(_ name: String, library: String? = nil, extra: String = "") -> String {
+    let library = library ?? SignalTests.plugin.library("FaultPlugin").path
+    return """
+      {"name": "\(name)", "type": "FaultPlugin.FaultModule", "placement": "process",
+       "library": "\(library)", "version": "1.0.0",
+       "timeout": 30\(extra.isEmpty ? "" : ", " + extra),
+       "targets": [{"name": "\(name)", "type": "FaultPlugin.FaultTarget", "actions": [
+         {"name": "pid", "remote": true, "returns": "int"},
+         {"name": "image", "remote": true, "returns": "string"},
+         {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
+      """
+  }
+
+  static func application(_ modules: [String]) throws -> URL {
+    try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults"}"#,
+      "modules/faults.json": """
+      {"schemaVersion": 1, "modules": [\(modules.joined(separator: ",\n"))]}
+      """,
+    ])
+  }
+
+  /// Starts `apiary arguments…`, killed after two minutes should a test wait for output that
+  /// never comes.
+  static func start(_ arguments: [String]) throws -> HostProcess.Running {
+    let host = try HostProcess.Running(arguments)
+    let process = host.process
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    return host
+  }
+
+  /// Sends `line` to the host's standard input.
+  static func send(_ host: HostProcess.Running, _ line: String) {
+    host.input.fileHandleForWriting.write(Data((line + "\n").utf8))
+  }
+
+  /// Reads the host's standard output until a line satisfies `matches`; that line, or nil at
+  /// the end of output.
+  static func readLine(
+    _ host: HostProcess.Running, _ buffer: inout String, _ matches: (String) -> Bool
+  )
+    -> String?
+  {
+    while true {
+      let lines = buffer.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      for (index, line) in lines.dropLast().enumerated() where matches(line) {
+        buffer = lines[(index + 1)...].joined(separator: "\n")
+        return line
+      }
+      let chunk = host.output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { return nil }
+      buffer += String(decoding: chunk, as: UTF8.self)
+    }
+  }
+
+  /// Whether `pid` is gone (or a zombie nobody reaps), polling up to about 30 s.
+  static func ends(_ pid: Int32) -> Bool {
+    for _ in 0..<3000 {
+      if kill(pid, 0) != 0 && errno == ESRCH { return true }
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      if let state = stat.split(separator: ")").last?.split(separator: " ").first, state == "Z" {
+        return true
+      }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  /// fatalError, a stack overflow and `exit` in a Swift plugin placed in a child: each call in
+  /// flight gets a typed error naming the module and the signal or status, each module is marked
+  /// failed, and the host runs on and shuts down cleanly.
+  @Test func swiftPluginCrashesStayInTheirChild() throws {
+    let directory = try Self.application([
+      Self.swiftModule("fatal"), Self.swiftModule("deep"), Self.swiftModule("quits"),
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://fatal/crash?how=fatalError")
+    #expect(host.waitForError("apiary: module 'fatal' failed"))
+    Self.send(host, "faults://deep/crash?how=recursion")
+    #expect(host.waitForError("apiary: module 'deep' failed"))
+    Self.send(host, "faults://quits/crash?how=exit")
+    #expect(host.waitForError("apiary: module 'quits' failed"))
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 6, "\(result.stdout)")
+    guard lines.count == 6 else { return }
+    #expect(lines[0].hasPrefix("error: module 'fatal' (pid "), "\(lines[0])")
+    #expect(lines[0].hasSuffix("): killed by signal 4 (SIGILL)") || lines[0].hasSuffix("(SIGTRAP)"))
+    #expect(lines[1].hasPrefix("error: module 'deep' (pid ") && lines[1].hasSuffix("(SIGSEGV)"))
+    #expect(
+      lines[2].hasPrefix("error: module 'quits' (pid ")
+        && lines[2].hasSuffix("): exited with status 3"))
+    for (index, name) in ["fatal", "deep", "quits"].enumerated() {
+      #expect(lines[3 + index].hasPrefix(name) && lines[3 + index].contains("failed"), "\(lines)")
+    }
+    #expect(result.stderr.contains("[fatal] fault: crash fatalError"))
+    #expect(result.stderr.contains("Fatal error: crash requested"))
+    #expect(result.stderr.contains("apiary: module 'deep' crashed: its process"))
+  }
+
+  /// `on-failure` with two restarts, 0.05 s then 0.1 s apart; the third crash fails the module.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func crashedChildIsRestartedWithBackoffUntilItsRestartsRunOut() throws {
+    let restart = """
+      "restart": {"policy": "on-failure", "maxRestarts": 2,
+                  "backoff": {"initialSeconds": 0.05, "maxSeconds": 1}}
+      """
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://faulty/pid")
+    Self.send(host, "faults://faulty/crash?how=segv")
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, "faults://faulty/pid")
+    Self.send(host, "faults://faulty/crash?how=exit")
+    #expect(host.waitForError("(restart 2)"))
+    Self.send(host, ":modules")
+    Self.send(host, "faults://faulty/crash?how=abort")
+    #expect(host.waitForError("apiary: module 'faulty' failed"))
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 7, "\(result.stdout)")
+    guard lines.count == 7, let first = Int32(lines[0]), let second = Int32(lines[2]) else {
+      return
+    }
+    #expect(lines[1] == "error: module 'faulty' (pid \(first)): killed by signal 11 (SIGSEGV)")
+    #expect(second != first)
+    #expect(lines[3] == "error: module 'faulty' (pid \(second)): exited with status 3")
+    #expect(lines[4].contains("(process: running, pid "), "\(lines[4])")
+    #expect(lines[4].hasSuffix(", 2 restarts, last exit: exited with status 3)"), "\(lines[4])")
+    #expect(lines[5].hasSuffix("killed by signal 6 (SIGABRT)"))
+    #expect(lines[6].hasPrefix("faulty") && lines[6].contains("failed"))
+    #expect(lines[6].hasSuffix("killed by signal 6 (SIGABRT); gave up after 2 restarts"))
+    #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.05 seconds (restart 1 of 2)"))
+    #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.1 seconds (restart 2 of 2)"))
+    #expect(result.stderr.contains("[faulty] faulty crashing: segv"))
+    #expect(Self.ends(first) && Self.ends(second))
+  }
+
+  /// A stopped child answers no ping: the health check kills it and the policy restarts it.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func hungChildIsKilledByTheHealthCheckAndRestarted() throws {
+    let keys = """
+      "restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}},
+      "healthCheck": {"intervalSeconds": 0.1, "timeoutSeconds": 0.3}
+      """
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, extra: keys)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://faulty/pid")
+    Self.send(host, "faults://faulty/crash?how=stop")
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    guard lines.count == 3, let first = Int32(lines[0]), let second = Int32(lines[2]) else {
+      return
+    }
+    #expect(
+      lines[1] == "error: module 'faulty' (pid \(first)): no answer to a health check ping "
+        + "within 0.3 seconds; killed")
+    #expect(second != first)
+    #expect(result.stderr.contains("apiary: module 'faulty' (pid \(first)) hung"))
+    #expect(Self.ends(first))
+  }
+
+  /// `:restart` starts a new child with the code on disk now.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func restartCommandLoadsNewCode() throws {
+    let script = HostProcess.temporaryDirectory().appendingPathComponent("faulty.py")
+    try FileManager.default.copyItem(at: Self.faulty, to: script)
+    let directory = try Self.application([Self.pythonModule("faulty", script: script.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/version")
+    #expect(Self.readLine(host, &output) { $0 == #""one""# } != nil)
+    let code = try String(contentsOf: script, encoding: .utf8)
+    try code.replacingOccurrences(of: #"VERSION = "one""#, with: #"VERSION = "two""#)
+      .write(to: script, atomically: true, encoding: .utf8)
+    Self.send(host, ":restart faulty")
+    Self.send(host, "faults://faulty/version")
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(lines)")
+    guard lines.count == 3 else { return }
+    #expect(lines[0].hasPrefix("restarted 'faulty': pid "))
+    #expect(lines[1] == #""two""#)
+    #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
+  }
+
+  /// `:restart` of a Swift plugin's child opens the library file as it is now: a rebuilt
+  /// library (here a new copy at the same path, a new inode) is mapped by the new child.
+  @Test func restartCommandOpensTheLibraryAsItIsNow() throws {
+    let files = FileManager.default
+    let original = SignalTests.plugin.library("FaultPlugin")
+    let library = HostProcess.temporaryDirectory().appendingPathComponent("libFaultPlugin.so")
+    try files.copyItem(at: original, to: library)
+    let directory = try Self.application([Self.swiftModule("swift", library: library.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://swift/image")
+    let before = Self.readLine(host, &output) { $0.hasPrefix("\"") }
+    let rebuilt = library.deletingLastPathComponent().appendingPathComponent("rebuilt.so")
+    try files.copyItem(at: original, to: rebuilt)
+    #expect(rename(rebuilt.path, library.path) == 0)
+    let inode = try files.attributesOfItem(atPath: library.path)[.systemFileNumber] as? Int
+    Self.send(host, ":restart swift")
+    Self.send(host, "faults://swift/image")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(lines)")
+    guard lines.count == 2, let before, let inode else { return }
+    #expect(lines[0].hasPrefix("restarted 'swift': pid "))
+    #expect(lines[1] == "\"\(inode)\"")
+    #expect(lines[1] != before)
+  }
+
+  /// SIGKILL gives the host no chance to end its children: they end themselves (the Swift child
+  /// through its lifeline, the Python one at the end of its input).
+  @Test func sigkillOfTheHostLeavesNoChild() throws {
+    var modules = [Self.swiftModule("swift")]
+    if Self.python != nil { modules.append(Self.pythonModule("python", script: Self.faulty.path)) }
+    let directory = try Self.application(modules)
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    var pids: [Int32] = []
+    for module in ["swift", "python"].prefix(modules.count) {
+      Self.send(host, "faults://\(module)/pid")
+      if let line = Self.readLine(host, &output, { Int32($0) != nil }), let pid = Int32(line) {
+        pids.append(pid)
+      }
+    }
+    #expect(pids.count == modules.count)
+    host.signal(SIGKILL)
+    _ = try host.finish()
+    for pid in pids { #expect(Self.ends(pid), "child \(pid) outlived its host") }
+  }
+
+  /// SIGTERM tears the children down with the other modules, the dependent first.
+  @Test func sigtermTearsChildrenDownInReverseOrder() throws {
+    let directory = try Self.application([
+      Self.swiftModule("first"), Self.swiftModule("second", extra: #""dependencies": ["first"]"#),
+    ])
+    let host = try Self.start(["run", directory.path])
+    var output = ""
+    var pids: [Int32] = []
+    for module in ["first", "second"] {
+      Self.send(host, "faults://\(module)/pid")
+      if let line = Self.readLine(host, &output, { Int32($0) != nil }), let pid = Int32(line) {
+        pids.append(pid)
+      }
+    }
+    host.signal(SIGTERM)
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let second = result.stderr.range(of: "second       tearDown ok")
+    let first = result.stderr.range(of: "first        tearDown ok")
+    #expect(second != nil && first != nil, "\(result.stderr)")
+    if let second, let first { #expect(second.lowerBound < first.lowerBound) }
+    #expect(result.stderr.contains("[first] fault first: tearDown"))
+    for pid in pids { #expect(Self.ends(pid)) }
+  }
+}

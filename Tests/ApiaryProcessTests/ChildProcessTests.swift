@@ -1,0 +1,155 @@
+import ApiarySupport
+import Foundation
+import Testing
+
+@testable import ApiaryProcess
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Real children started with `/bin/sh`: exits, signals, pipes, standard error, descriptors.
+@Suite struct ChildProcessTests {
+  static func shell(_ script: String, name: String = "child", lines: Locked<[String]>? = nil)
+    throws -> ChildProcess
+  {
+    try ChildProcess.spawn(
+      executable: "/bin/sh", arguments: ["-c", script], name: name,
+      standardError: { line in lines?.withLock { $0.append(line) } })
+  }
+
+  @Test func exitStatusIsReported() async throws {
+    let child = try Self.shell("exit 3")
+    let exit = await child.exit()
+    #expect(exit == .exited(3))
+    #expect(exit.description == "exited with status 3")
+    #expect(!exit.isClean)
+  }
+
+  @Test func signalIsReportedByName() async throws {
+    let child = try Self.shell("kill -SEGV $$")
+    let exit = await child.exit()
+    #expect(exit == .signaled(SIGSEGV))
+    #expect(exit.description == "killed by signal 11 (SIGSEGV)")
+  }
+
+  /// Each reaper waits for its own pid: two children ending together keep their own statuses,
+  /// and a child the host spawns elsewhere (Foundation's `Process`) keeps its status too.
+  @Test func reapingNeverTakesAnotherChildsStatus() async throws {
+    let first = try Self.shell("exit 4")
+    let second = try Self.shell("exit 5")
+    let other = Process()
+    other.executableURL = URL(fileURLWithPath: "/bin/sh")
+    other.arguments = ["-c", "exit 6"]
+    try other.run()
+    other.waitUntilExit()
+    #expect(await first.exit() == .exited(4))
+    #expect(await second.exit() == .exited(5))
+    #expect(other.terminationStatus == 6)
+  }
+
+  @Test func inputAndOutputArePipes() async throws {
+    let child = try Self.shell("read line; echo \"got $line\"")
+    let text = "hello\n"
+    _ = text.utf8CString.withUnsafeBufferPointer { write(child.input, $0.baseAddress, 6) }
+    var buffer = [UInt8](repeating: 0, count: 64)
+    var received: [UInt8] = []
+    while !received.contains(UInt8(ascii: "\n")) {
+      let count = buffer.withUnsafeMutableBytes { read(child.output, $0.baseAddress, 64) }
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+    }
+    #expect(String(decoding: received, as: UTF8.self) == "got hello\n")
+    #expect(await child.exit() == .exited(0))
+  }
+
+  /// Closing the input is end-of-file for the child: a clean way to ask it to leave.
+  @Test func closingInputEndsAReader() async throws {
+    let child = try Self.shell("while read line; do :; done; exit 7")
+    child.closeInput()
+    child.closeInput()
+    #expect(await child.exit() == .exited(7))
+  }
+
+  @Test func standardErrorLinesAreTaggedWithTheName() async throws {
+    let lines = Locked<[String]>([])
+    let child = try Self.shell(
+      "echo one >&2; printf 'two\\nthree' >&2; exec 2>&-; exit 0", name: "notes", lines: lines)
+    #expect(await child.exit() == .exited(0))
+    // The reader thread may still be handing lines over: wait for the last one, bounded.
+    for _ in 0..<10_000 where lines.withLock({ $0.count }) < 3 { await Task.yield() }
+    #expect(lines.withLock { $0 } == ["[notes] one", "[notes] two", "[notes] three"])
+  }
+
+  /// SIGTERM first; a child that ignores it gets SIGKILL after the grace period.
+  @Test func terminateEscalatesToKill() async throws {
+    let child = try Self.shell("trap '' TERM; echo ready; while :; do read x; done")
+    var byte: UInt8 = 0
+    #expect(read(child.output, &byte, 1) == 1)  // the trap is in place
+    let exit = await child.terminate(grace: .milliseconds(50))
+    #expect(exit == .signaled(SIGKILL))
+    #expect(!child.send(SIGTERM))
+  }
+
+  @Test func terminateEndsAPoliteChildWithSIGTERM() async throws {
+    let child = try Self.shell("read x")
+    #expect(await child.terminate(grace: .seconds(3600)) == .signaled(SIGTERM))
+  }
+
+  /// The child has 0, 1, 2 and the lifeline as 3, and none of the host's other descriptors,
+  /// not even one opened without close-on-exec.
+  @Test func childInheritsOnlyItsPipesAndTheLifeline() async throws {
+    // Two descriptors without close-on-exec, numbered above what `ls` opens in the child;
+    // `F_DUPFD` takes a free number, so no other test's descriptor is touched.
+    let leaked = open("/dev/null", O_RDONLY)
+    let high = fcntl(leaked, F_DUPFD, 100)
+    defer {
+      close(leaked)
+      close(high)
+    }
+    #expect(leaked > 4 && high >= 100)
+    let child = try Self.shell("echo $\(Lifeline.environmentKey); exec ls /proc/self/fd")
+    let output = readAll(child.output)
+    #expect(await child.exit() == .exited(0))
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.first == "3")
+    let descriptors = Set(lines.dropFirst().compactMap { Int($0) })
+    #expect(descriptors.isSuperset(of: [0, 1, 2, 3]))
+    #expect(!descriptors.contains(Int(high)))
+    #expect(!descriptors.contains(Int(leaked)))
+  }
+
+  /// The lifeline's read end reaches the child and its write end stays in the host only: the
+  /// child reads end-of-file exactly when the write end closes. A private pipe stands in for
+  /// the host's, which stays open while the test process lives (`SupervisionHostTests` kills a
+  /// real host).
+  @Test func lifelineEndsWhenItsWriteEndCloses() async throws {
+    let lifeline = try #require(GNUFunctions.closeOnExecPipe())
+    let child = try ChildProcess.spawn(
+      executable: "/bin/sh", arguments: ["-c", "echo reading; cat <&3 >/dev/null; exit 9"],
+      lifeline: lifeline.read)
+    close(lifeline.read)
+    var byte: UInt8 = 0
+    #expect(read(child.output, &byte, 1) == 1)
+    #expect(child.exitIfEnded == nil)
+    close(lifeline.write)
+    #expect(await child.exit() == .exited(9))
+  }
+
+  @Test func missingExecutableIsATypedError() {
+    #expect(throws: ChildSpawnError.self) {
+      try ChildProcess.spawn(executable: "/no/such/apiary-child", arguments: [])
+    }
+  }
+
+  func readAll(_ descriptor: Int32) -> String {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var received: [UInt8] = []
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+    }
+    return String(decoding: received, as: UTF8.self)
+  }
+}

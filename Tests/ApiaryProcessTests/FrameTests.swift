@@ -1,0 +1,58 @@
+import Testing
+
+@testable import ApiaryProcess
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite struct FrameTests {
+  /// Writes `text` to a pipe, closes it, and reads every frame back.
+  private func frames(_ text: String) throws -> [String] {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    var bytes = Array(text.utf8)
+    _ = write(fds[1], &bytes, bytes.count)
+    close(fds[1])
+    defer { close(fds[0]) }
+    var reader = FrameReader(descriptor: fds[0])
+    var bodies: [String] = []
+    while let body = try reader.next() { bodies.append(String(decoding: body, as: UTF8.self)) }
+    return bodies
+  }
+
+  @Test func readsFramesBackToBackWithAnyHeaderCase() throws {
+    let text =
+      "Content-Length: 2\r\n\r\n{}content-length: 7\r\nContent-Type: x\r\n\r\n[1,2,3]"
+    #expect(try frames(text) == ["{}", "[1,2,3]"])
+  }
+
+  @Test func writerFramesWhatReaderReads() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let writer = FrameWriter(descriptor: fds[1])
+    try writer.send("{\"é\":1}")
+    try writer.send("[]")
+    close(fds[1])
+    var reader = FrameReader(descriptor: fds[0])
+    #expect(try reader.next().map { String(decoding: $0, as: UTF8.self) } == "{\"é\":1}")
+    #expect(try reader.next() == Array("[]".utf8))
+    #expect(try reader.next() == nil)
+    close(fds[0])
+  }
+
+  @Test func malformedFramesAreTypedErrors() {
+    #expect(throws: FrameError.missingLength) { try frames("X: 1\r\n\r\n{}") }
+    #expect(throws: FrameError.truncated) { try frames("Content-Length: 10\r\n\r\n{}") }
+    #expect(throws: FrameError.badHeader("Content-Length: x")) {
+      try frames("Content-Length: x\r\n\r\n")
+    }
+    #expect(throws: FrameError.tooLarge(1 << 40)) {
+      try frames("Content-Length: \(1 << 40)\r\n\r\n")
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import ApiaryKernel
+import ApiaryManifest
+import ApiaryMediator
+import ApiarySupport
+import Foundation
+import Testing
+
+@testable import ApiaryProcess
+
+/// The host's side of placement in a kernel of the test's own: a Python module
+/// (`Tests/Fixtures/ProcessPlacement/greeter.py`) behind ``ProcessModule`` and
+/// ``ProcessTarget``, next to a Swift module in the process.
+@Suite struct ProcessModuleTests {
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/ProcessPlacement/greeter.py").path
+  static let python = ProcessPlacement.onPath("python3")
+
+  private func kernel() throws -> Kernel {
+    let catalog = TypeCatalog()
+    ProcessPlacement.prepare(catalog)
+    catalog.register(NotesModule.self)
+    catalog.register(NotesTarget.self)
+    let notes = ModuleManifest(
+      name: "notes", type: String(reflecting: NotesModule.self),
+      targets: [
+        TargetManifest(
+          name: "notes", type: String(reflecting: NotesTarget.self),
+          actions: [ActionManifest(name: "list")])
+      ])
+    let greeter = ModuleManifest(
+      name: "greeter", type: "Python.Greeter", dependencies: ["notes"],
+      targets: [
+        TargetManifest(
+          name: "greeter", type: "Python.GreeterTarget",
+          actions: [
+            ActionManifest(
+              name: "greet", isRemote: true,
+              parameters: [ParameterManifest(name: "name", kind: .string, defaultValue: "world")],
+              returns: .string),
+            ActionManifest(name: "countNotes", returns: .int),
+            ActionManifest(
+              name: "fail", parameters: [ParameterManifest(name: "why", kind: .string)]),
+            ActionManifest(name: "crash"),
+          ])
+      ], placement: .process)
+    let proxy = ProcessPlacement.proxy(
+      for: greeter, command: [Self.python ?? "python3", Self.script])
+    return try Kernel(
+      application: ApplicationManifest(name: "Test", scheme: "test", environment: .test),
+      modules: [notes, proxy], catalog: catalog)
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func localAndRemoteCallsReachTheChildAndItsCallsReachTheHost() async throws {
+    let kernel = try kernel()
+    try await kernel.boot()
+    let greeting = try performSynchronously(kernel.mediator, "greeter", "greet")
+    #expect(greeting as? String == "hello, world")
+    let remote = try await kernel.mediator.open("test://greeter/greet?name=Ada")
+    #expect(remote as? String == "hello, Ada")
+    // The child calls notes.list in the host while the host's call waits for it.
+    let count = try await kernel.mediator.perform(target: "greeter", action: "countNotes")
+    #expect(count as? Int == 3)
+    await #expect(throws: MediatorError.self) {
+      try await kernel.mediator.open("test://greeter/countNotes")
+    }
+    let failure = await #expect(throws: ChildCallError.self) {
+      try await kernel.mediator.perform(
+        target: "greeter", action: "fail", params: ["why": "a test"])
+    }
+    #expect(failure?.description == "greeter refuses: a test")
+    let report = await kernel.events.post("greet.requested", payload: ["name": "Bo"])
+    #expect(report.handledBy == ["greeter"])
+    await kernel.shutdown()
+    #expect(await kernel.startedModules.isEmpty)
+  }
+
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aCrashFailsTheCallInFlightWithTheSignalAndTheHostGoesOn() async throws {
+    let kernel = try kernel()
+    try await kernel.boot()
+    let error = await #expect(throws: ProcessModuleError.self) {
+      try await kernel.mediator.perform(target: "greeter", action: "crash")
+    }
+    #expect(error?.module == "greeter")
+    #expect(error?.reason == "killed by signal 11 (SIGSEGV)")
+    await #expect(throws: ProcessModuleError.self) {
+      try await kernel.mediator.perform(target: "greeter", action: "greet")
+    }
+    let notes = try performSynchronously(kernel.mediator, "notes", "list")
+    #expect(notes as? [Int] == [1, 2, 3])
+    await kernel.shutdown()
+  }
+
+  @Test func unrepresentableParametersAreRefusedNamingTheAction() async throws {
+    struct Opaque: Sendable {}
+    let error = #expect(throws: NotRepresentable.self) {
+      try WireValue.encode(["when": Opaque()], what: "parameters of greeter.greet")
+    }
+    #expect(error?.description.hasPrefix("parameters of greeter.greet cannot cross") == true)
+  }
+
+  @Test func resultsAreCheckedAgainstTheDeclaredKind() {
+    #expect(ProcessTarget.matches(.string("x"), .string))
+    #expect(ProcessTarget.matches(.int(1), .double))
+    #expect(ProcessTarget.matches(.null, .object))
+    #expect(!ProcessTarget.matches(.string("1"), .int))
+    #expect(!ProcessTarget.matches(.array([]), .object))
+  }
+
+  @Test func dependingOnAProcessPlacedModuleThatBindsServicesIsAProblem() {
+    let store = ModuleManifest(
+      name: "store", type: "StorePlugin.StoreModule",
+      services: [ServiceManifest(protocolName: "NotebookKit.NoteStore", implementation: "S.F")],
+      placement: .process)
+    let notes = ModuleManifest(name: "notes", type: "N.M", dependencies: ["logging", "store"])
+    let problems = ProcessPlacement.problems([store, notes])
+    #expect(problems.map(\.location.keyPath) == ["dependencies[1]"])
+    #expect(problems.first?.message.contains("its services (NotebookKit.NoteStore) cannot") == true)
+    var inHost = store
+    inHost.placement = .host
+    #expect(ProcessPlacement.problems([inHost, notes]).isEmpty)
+  }
+}
+
+final class NotesModule: Module {
+  init() {}
+}
+
+final class NotesTarget: Target {
+  init(context: ModuleContext) {}
+  static let actions: ActionTable<NotesTarget> = ["list": .sync { _, _ in [1, 2, 3] }]
+}
+
+/// The synchronous `perform`, which `async` code would not pick.
+private func performSynchronously(_ mediator: Mediator, _ target: String, _ action: String)
+  throws -> (any Sendable)?
+{
+  try mediator.perform(target: target, action: action)
+}

@@ -1,0 +1,183 @@
+import ApiaryManifest
+import Foundation
+import Testing
+
+@testable import ApiaryProcess
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Two connections joined by a socket pair, as host and child are joined by pipes.
+private struct Pair {
+  let host: RPCConnection
+  let child: RPCConnection
+  let descriptors: [Int32]
+
+  init() throws {
+    var fds: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+      throw ConnectionClosed(reason: "socketpair failed")
+    }
+    descriptors = fds
+    host = RPCConnection(reading: fds[0], writing: fds[0])
+    child = RPCConnection(reading: fds[1], writing: fds[1])
+  }
+
+  /// Closes the child's end, as a child that dies does.
+  func breakChild() {
+    shutdown(descriptors[1], Int32(SHUT_RDWR))
+  }
+}
+
+@Suite struct RPCConnectionTests {
+  @Test func callGetsTheResultOfTheMatchingRequest() async throws {
+    let pair = try Pair()
+    pair.host.start { _, _ in nil }
+    pair.child.start { method, params in
+      guard method == "echo" else { throw RPCError(RPCError.methodNotFound, "no \(method)") }
+      return params["text"]?.stringValue.map { "echo: \($0)" }
+    }
+    let result = try await pair.host.call("echo", ["text": "hi"])
+    #expect(result == .string("echo: hi"))
+    await #expect(throws: RPCError(RPCError.methodNotFound, "no reboot")) {
+      try await pair.host.call("reboot")
+    }
+    pair.breakChild()
+  }
+
+  /// Three requests in flight; the child answers them in reverse order (each waits on a gate
+  /// the test opens), and each caller still gets its own answer.
+  @Test func answersOutOfOrderReachTheirCallers() async throws {
+    let pair = try Pair()
+    let gates = Gates(count: 3)
+    pair.host.start { _, _ in nil }
+    pair.child.start { _, params in
+      let index = params["index"]?.intValue ?? -1
+      try awaitBlocking { await gates.arrive(index) }
+      return index * 10
+    }
+    async let first = pair.host.call("work", ["index": 0])
+    async let second = pair.host.call("work", ["index": 1])
+    async let third = pair.host.call("work", ["index": 2])
+    await gates.allArrived()
+    #expect(pair.host.inFlightCount == 3)
+    for index in [2, 1, 0] { await gates.open(index) }
+    let results = try await [first, second, third]
+    #expect(results == [.int(0), .int(10), .int(20)])
+    pair.breakChild()
+  }
+
+  @Test func brokenPipeFailsEveryCallInFlightAndLaterOnes() async throws {
+    let pair = try Pair()
+    let gates = Gates(count: 2)
+    pair.host.start { _, _ in nil }
+    pair.child.start { _, params in
+      try awaitBlocking { await gates.arrive(params["index"]?.intValue ?? 0) }
+      return nil
+    }
+    async let first = Result { try await pair.host.call("hang", ["index": 0]) }
+    async let second = Result { try await pair.host.call("hang", ["index": 1]) }
+    await gates.allArrived()
+    pair.breakChild()
+    for outcome in await [first, second] {
+      #expect(throws: ConnectionClosed.self) { try outcome.get() }
+    }
+    await #expect(throws: ConnectionClosed.self) { try await pair.host.call("later") }
+    #expect(pair.host.hasEnded)
+  }
+
+  @Test func endedErrorNamesWhatTheOwnerSays() async throws {
+    struct ChildDied: Error, Equatable { let reason: String }
+    let pair = try Pair()
+    let gates = Gates(count: 1)
+    pair.host.start(handler: { _, _ in nil }, ended: { ChildDied(reason: "signal 9 after \($0)") })
+    pair.child.start { _, _ in
+      try awaitBlocking { await gates.arrive(0) }
+      return nil
+    }
+    async let call = Result { try await pair.host.call("hang") }
+    await gates.allArrived()
+    pair.breakChild()
+    let outcome = await call
+    #expect(throws: ChildDied(reason: "signal 9 after end of input")) { try outcome.get() }
+  }
+
+  @Test func blockingCallsWorkFromPlainThreads() async throws {
+    let pair = try Pair()
+    pair.host.start { _, _ in nil }
+    pair.child.start { _, params in params["n"]?.intValue.map { $0 + 1 } }
+    let host = pair.host
+    let result = try await Task.detached { try host.callBlocking("inc", ["n": 41]) }.value
+    #expect(result == .int(42))
+    pair.breakChild()
+  }
+
+  @Test func requestsGoBothWays() async throws {
+    let pair = try Pair()
+    let host = pair.host
+    pair.host.start { method, _ in method == "hostName" ? "host" : nil }
+    pair.child.start { _, _ in
+      // The child answers by calling back into the host while the host's call is in flight.
+      let name = try pair.child.callBlocking("hostName")
+      return "child saw \(name.stringValue ?? "")"
+    }
+    #expect(try await host.call("ask") == .string("child saw host"))
+    pair.breakChild()
+  }
+
+  @Test func unrepresentableParametersAreRefusedBeforeSending() async throws {
+    struct Opaque {}
+    let pair = try Pair()
+    pair.host.start { _, _ in nil }
+    pair.child.start { _, _ in nil }
+    let error = await #expect(throws: NotRepresentable.self) {
+      try await pair.host.call("perform", ["when": Opaque()], what: "parameters of notes.create")
+    }
+    #expect(error?.description.hasPrefix("parameters of notes.create cannot cross") == true)
+    #expect(error?.path == ".when (Opaque)")
+    #expect(pair.host.inFlightCount == 0)
+    pair.breakChild()
+  }
+}
+
+/// Gates a test opens: each handler arrives at its gate and waits until the test opens it.
+private actor Gates {
+  private var arrived: Set<Int> = []
+  private var waitingForAll: [CheckedContinuation<Void, Never>] = []
+  private var opened: Set<Int> = []
+  private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+  private let count: Int
+
+  init(count: Int) { self.count = count }
+
+  func arrive(_ index: Int) async {
+    arrived.insert(index)
+    if arrived.count == count {
+      for continuation in waitingForAll { continuation.resume() }
+      waitingForAll = []
+    }
+    guard !opened.contains(index) else { return }
+    await withCheckedContinuation { waiting[index] = $0 }
+  }
+
+  func allArrived() async {
+    guard arrived.count < count else { return }
+    await withCheckedContinuation { waitingForAll.append($0) }
+  }
+
+  func open(_ index: Int) {
+    opened.insert(index)
+    waiting.removeValue(forKey: index)?.resume()
+  }
+}
+
+extension Result where Failure == any Error {
+  fileprivate init(catching body: () async throws -> Success) async {
+    do { self = .success(try await body()) } catch { self = .failure(error) }
+  }
+}

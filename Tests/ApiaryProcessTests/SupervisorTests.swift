@@ -1,0 +1,232 @@
+import ApiaryManifest
+import ApiarySupport
+import Testing
+
+@testable import ApiaryProcess
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A supervisor over real `/bin/sh` children. Backoff and health check waits go through a
+/// recording sleeper, so the tests wait on events and gates, never on the clock.
+@Suite struct SupervisorTests {
+  /// Launches the scripts in turn (the last one again when they run out) and counts launches.
+  final class Launcher: Sendable {
+    let scripts: [String]
+    let launches = Locked(0)
+    let pings: @Sendable (Int) -> @Sendable () async throws -> Void
+    /// Waited on by the launch of that number (1 for the first), after opening `launching`.
+    let gates: [Int: (launching: Gate, proceed: Gate)]
+
+    init(
+      _ scripts: [String], gates: [Int: (Gate, Gate)] = [:],
+      pings: @escaping @Sendable (Int) -> @Sendable () async throws -> Void = { _ in {} }
+    ) {
+      self.scripts = scripts
+      self.gates = gates.mapValues { (launching: $0.0, proceed: $0.1) }
+      self.pings = pings
+    }
+
+    var launch: @Sendable () async throws -> SupervisedChild {
+      { [self] in
+        let number = launches.withLock {
+          $0 += 1
+          return $0
+        }
+        if let gate = gates[number] {
+          gate.launching.open()
+          await gate.proceed.wait()
+        }
+        let script = scripts[min(number, scripts.count) - 1]
+        let process = try ChildProcess.spawn(
+          executable: "/bin/sh", arguments: ["-c", script], name: "notes",
+          standardError: { _ in })
+        return SupervisedChild(process: process, ping: pings(number))
+      }
+    }
+  }
+
+  @Test func crashWithPolicyNeverFailsTheModule() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["kill -SEGV $$"])
+    let supervisor = Supervisor(module: "notes", launch: launcher.launch, onEvent: log.handler)
+    let child = try await supervisor.start()
+    await log.wait(until: EventLog.gaveUp)
+    let crash = ChildCrashError(module: "notes", pid: child.process.pid, exit: .signaled(SIGSEGV))
+    #expect(
+      log.events == [
+        .started(pid: child.process.pid, restarts: 0), .crashed(crash),
+        .gaveUp(reason: crash.outcome),
+      ])
+    #expect(
+      crash.description
+        == "module 'notes' crashed: its process \(child.process.pid) was killed by signal 11 "
+        + "(SIGSEGV)")
+    #expect(supervisor.status == SupervisorStatus(state: .failed, lastExit: .signaled(SIGSEGV)))
+    await #expect(throws: ModuleUnavailableError.self) {
+      try await supervisor.child(waitingAtMost: .seconds(1))
+    }
+  }
+
+  /// `on-failure` restarts after 1 s, then 2 s, then gives up: three launches, two restarts.
+  @Test func onFailureRestartsWithBackoffUntilExhausted() async throws {
+    let log = EventLog()
+    let sleeper = RecordingSleeper()
+    let launcher = Launcher(["exit 3"])
+    let supervisor = Supervisor(
+      module: "notes",
+      restart: RestartPolicy(
+        policy: .onFailure, maxRestarts: 2, initialBackoff: 1, maxBackoff: 10),
+      sleep: sleeper.sleep, launch: launcher.launch, onEvent: log.handler)
+    try await supervisor.start()
+    await log.wait(until: EventLog.gaveUp)
+    #expect(sleeper.requests.withLock { $0 } == [.seconds(1), .seconds(2)])
+    #expect(launcher.launches.withLock { $0 } == 3)
+    let restarts = log.events.compactMap { event -> Int? in
+      if case .restarting(let attempt, _) = event { return attempt }
+      return nil
+    }
+    #expect(restarts == [1, 2])
+    #expect(log.events.filter { if case .crashed = $0 { true } else { false } }.count == 3)
+    if case .gaveUp(let reason) = log.events.last {
+      #expect(reason.hasSuffix("exited with status 3; gave up after 2 restarts"))
+      #expect(reason.hasPrefix("its process "))
+    } else {
+      Issue.record("last event \(String(describing: log.events.last))")
+    }
+    #expect(
+      supervisor.status == SupervisorStatus(state: .failed, restarts: 2, lastExit: .exited(3)))
+  }
+
+  @Test func cleanExitIsNotRestartedOnFailure() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["exit 0"])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
+    try await supervisor.start()
+    await log.wait(until: EventLog.gaveUp)
+    #expect(launcher.launches.withLock { $0 } == 1)
+    #expect(supervisor.status.state == .failed)
+  }
+
+  /// A crash, one restart, then a healthy child that the host stops: no crash is reported for
+  /// the stop.
+  @Test func restartedChildRunsUntilStopped() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["kill -SEGV $$", "read line"])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
+    let first = try await supervisor.start()
+    await log.wait(until: EventLog.started(count: 2))
+    let second = try await supervisor.child(waitingAtMost: .seconds(1))
+    #expect(second.process.pid != first.process.pid)
+    #expect(supervisor.status.state == .running)
+    #expect(supervisor.status.restarts == 1)
+    await supervisor.stop(grace: .seconds(3600))
+    #expect(
+      supervisor.status
+        == SupervisorStatus(state: .stopped, restarts: 1, lastExit: .signaled(SIGTERM)))
+    #expect(log.events.filter { if case .crashed = $0 { true } else { false } }.count == 1)
+  }
+
+  /// The first child stops answering pings: the health check reports it, the supervisor kills
+  /// it, and restarts it; the second child answers.
+  @Test func hungChildIsKilledAndRestarted() async throws {
+    let log = EventLog()
+    let intervals = Locked(0)
+    let sleeper = RecordingSleeper { duration in
+      guard duration == .seconds(5) else { return }  // timeouts and backoff end at once
+      let count = intervals.withLock {
+        $0 += 1
+        return $0
+      }
+      if count > 1 { try await untilCancelled() }  // the second child is never pinged
+    }
+    let hangs: @Sendable () async throws -> Void = { try await untilCancelled() }
+    let answers: @Sendable () async throws -> Void = {}
+    let launcher = Launcher(["read line"]) { number in number == 1 ? hangs : answers }
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      healthCheck: HealthCheckManifest(interval: 5, timeout: 2), sleep: sleeper.sleep,
+      launch: launcher.launch, onEvent: log.handler)
+    let first = try await supervisor.start()
+    await log.wait(until: EventLog.started(count: 2))
+    let hang = HealthFailure.timedOut(.seconds(2))
+    let crash = ChildCrashError(
+      module: "notes", pid: first.process.pid, exit: .signaled(SIGKILL), hang: hang)
+    #expect(
+      Array(log.events.prefix(4)) == [
+        .started(pid: first.process.pid, restarts: 0), .hung(pid: first.process.pid, hang),
+        .crashed(crash),
+        .restarting(attempt: 1, delay: .milliseconds(500)),
+      ])
+    #expect(crash.description.hasPrefix("module 'notes' hung (no answer to a health check ping"))
+    #expect(crash.description.hasSuffix("; its process \(first.process.pid) was killed"))
+    #expect(supervisor.status.restarts == 1)
+    await supervisor.stop(grace: .zero)
+  }
+
+  /// `:restart`: the old child gets SIGTERM, a call arriving meanwhile waits and then gets the
+  /// new child.
+  @Test func manualRestartMakesCallsWait() async throws {
+    let log = EventLog()
+    let secondLaunch = (Gate(), Gate())
+    let launcher = Launcher(["read line"], gates: [2: secondLaunch])
+    let sleeper = RecordingSleeper { _ in try await untilCancelled() }  // the bound never ends
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure), sleep: sleeper.sleep,
+      launch: launcher.launch, onEvent: log.handler)
+    let first = try await supervisor.start()
+    let restart = Task { try await supervisor.restart(grace: .seconds(3600)) }
+    await secondLaunch.0.wait()
+    #expect(supervisor.status.state == .restarting)
+    #expect(supervisor.status.lastExit == .signaled(SIGTERM))
+    let call = Task { try await supervisor.child(waitingAtMost: .seconds(5)) }
+    secondLaunch.1.open()
+    let second = try await restart.value
+    #expect(try await call.value.process.pid == second.process.pid)
+    #expect(second.process.pid != first.process.pid)
+    #expect(supervisor.status.restarts == 1)
+    #expect(!log.events.contains { if case .crashed = $0 { true } else { false } })
+    await supervisor.stop(grace: .zero)
+  }
+
+  /// A call that waits longer than its bound for a restarting child fails with a typed error.
+  @Test func callPastItsBoundFails() async throws {
+    let secondLaunch = (Gate(), Gate())
+    let launcher = Launcher(["read line"], gates: [2: secondLaunch])
+    let supervisor = Supervisor(
+      module: "notes", sleep: RecordingSleeper().sleep, launch: launcher.launch)
+    try await supervisor.start()
+    let restart = Task { try await supervisor.restart(grace: .zero) }
+    await secondLaunch.0.wait()
+    do {
+      _ = try await supervisor.child(waitingAtMost: .seconds(5))
+      Issue.record("expected ModuleUnavailableError")
+    } catch let error as ModuleUnavailableError {
+      #expect(
+        error.description == "module 'notes' is restarting: no child answered within 5.0 seconds")
+    }
+    secondLaunch.1.open()
+    _ = try await restart.value
+    await supervisor.stop(grace: .zero)
+  }
+
+  /// Stopping during a backoff cancels the restart: no second launch.
+  @Test func stopDuringBackoffCancelsTheRestart() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["exit 1"])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper { _ in try await untilCancelled() }.sleep,
+      launch: launcher.launch, onEvent: log.handler)
+    try await supervisor.start()
+    await log.wait(until: EventLog.restarting)
+    await supervisor.stop(grace: .zero)
+    #expect(supervisor.status.state == .stopped)
+    #expect(launcher.launches.withLock { $0 } == 1)
+  }
+}
