@@ -11,14 +11,14 @@ import ApiarySupport
 /// ```json
 /// "healthCheck": { "intervalSeconds": 5, "timeoutSeconds": 2 }
 /// ```
-public struct HealthCheckManifest: Sendable, Hashable {
-  public var interval: Double
-  public var timeout: Double
+package struct HealthCheckManifest: Sendable, Hashable {
+  package var interval: Double
+  package var timeout: Double
 
-  public static let defaultInterval: Double = 5
-  public static let defaultTimeout: Double = 2
+  package static let defaultInterval: Double = 5
+  package static let defaultTimeout: Double = 2
 
-  public init(
+  package init(
     interval: Double = HealthCheckManifest.defaultInterval,
     timeout: Double = HealthCheckManifest.defaultTimeout
   ) {

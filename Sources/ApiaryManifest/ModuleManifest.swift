@@ -85,15 +85,15 @@ package struct ModuleManifest: Sendable, Hashable {
   public var activationEvents: [String]
   /// Where the module runs: in the host's process, or in a child process behind the wire
   /// protocol (`docs/wire-protocol.md`).
-  public var placement: Placement
+  package var placement: Placement
   /// For a process-placed module not written in Swift: the program and its arguments, started
   /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
   /// manifest file's directory.
-  public var command: [String]?
+  package var command: [String]?
   /// What the host does when the module's child process ends on its own.
-  public var restart: RestartPolicy
+  package var restart: RestartPolicy
   /// The ping that finds a hung child process; nil for none.
-  public var healthCheck: HealthCheckManifest?
+  package var healthCheck: HealthCheckManifest?
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -143,7 +143,7 @@ package struct ModuleManifest: Sendable, Hashable {
   }
 
   /// Where a module runs.
-  public enum Placement: String, Sendable, Hashable, CaseIterable {
+  package enum Placement: String, Sendable, Hashable, CaseIterable {
     /// In the host's process (the default).
     case host
     /// In a child process of its own, which the host starts, talks to over the wire protocol

@@ -15,22 +15,22 @@ import ApiarySupport
 ///   "backoff": { "initialSeconds": 0.5, "maxSeconds": 10 }
 /// }
 /// ```
-public struct RestartPolicy: Sendable, Hashable {
-  public var policy: Policy
+package struct RestartPolicy: Sendable, Hashable {
+  package var policy: Policy
   /// Restarts in a row (without a healthy run in between) before the module is failed.
-  public var maxRestarts: Int
+  package var maxRestarts: Int
   /// Seconds before the first restart; each further restart waits twice as long.
-  public var initialBackoff: Double
+  package var initialBackoff: Double
   /// The longest wait between restarts, in seconds.
-  public var maxBackoff: Double
+  package var maxBackoff: Double
 
-  public static let defaultMaxRestarts = 3
-  public static let defaultInitialBackoff: Double = 0.5
-  public static let defaultMaxBackoff: Double = 30
+  package static let defaultMaxRestarts = 3
+  package static let defaultInitialBackoff: Double = 0.5
+  package static let defaultMaxBackoff: Double = 30
   /// No restart: a child that ends on its own fails its module.
-  public static let never = RestartPolicy(policy: .never)
+  package static let never = RestartPolicy(policy: .never)
 
-  public init(
+  package init(
     policy: Policy,
     maxRestarts: Int = RestartPolicy.defaultMaxRestarts,
     initialBackoff: Double = RestartPolicy.defaultInitialBackoff,
@@ -42,7 +42,7 @@ public struct RestartPolicy: Sendable, Hashable {
     self.maxBackoff = maxBackoff
   }
 
-  public enum Policy: String, Sendable, Hashable, CaseIterable {
+  package enum Policy: String, Sendable, Hashable, CaseIterable {
     case never
     case onFailure = "on-failure"
   }
