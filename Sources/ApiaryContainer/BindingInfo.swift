@@ -22,6 +22,13 @@ package struct BindingInfo: Sendable, CustomStringConvertible {
     case manifest(implementation: String)
     /// A factory whose instances a ``CustomScope`` keeps.
     case customScope(String)
+    /// Stands in for a lazy module's declared service until the module wakes: the first resolve
+    /// wakes it, and the module's own binding of the key replaces this one.
+    case placeholder(implementation: String)
+
+    var isPlaceholder: Bool {
+      if case .placeholder = self { true } else { false }
+    }
 
     package var description: String {
       switch self {
@@ -31,6 +38,7 @@ package struct BindingInfo: Sendable, CustomStringConvertible {
       case .alias(let target): "alias of \(target)"
       case .manifest(let implementation): "manifest → \(implementation)"
       case .customScope(let scope): "factory in custom scope \(scope)"
+      case .placeholder(let implementation): "placeholder → \(implementation) (module dormant)"
       }
     }
   }

@@ -129,6 +129,11 @@ final class Registry: @unchecked Sendable {
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     lock.lock()
     var list = candidates(binding.key)
+    let before = observers.isEmpty ? [] : Candidate.visible(list).map(\.binding)
+    // A lazy module's own binding replaces its placeholder in one step, so no resolve in
+    // between finds the key unbound.
+    var dropped = list.filter { isPlaceholder($0, of: binding) }
+    if !dropped.isEmpty { list.removeAll { isPlaceholder($0, of: binding) } }
     let visible = Candidate.visible(list)
     if !override, let existing = visible.last?.binding,
       binding.rank == nil || visible.contains(where: { $0.binding.rank == nil })
@@ -138,19 +143,23 @@ final class Registry: @unchecked Sendable {
     }
     // An override keeps what it replaces, to bring it back when the overriding owner is
     // removed; an owner replacing its own binding needs nothing back.
-    var dropped: [Candidate] = []
     if override {
-      dropped = list.filter { $0.binding.owner == binding.owner }
+      dropped += list.filter { $0.binding.owner == binding.owner }
       list.removeAll { $0.binding.owner == binding.owner }
     }
     list.append(Candidate(binding: binding, replaces: override))
-    let before = observers.isEmpty ? [] : visible.map(\.binding)
     store(list, for: binding.key)
     let changes = changes(binding.key, before: before)
     lock.unlock()
     // A replaced singleton is released here, outside the lock: its deinit may run module code.
     withExtendedLifetime(dropped) {}
     notify(changes)
+  }
+
+  /// Whether `candidate` is a placeholder that `binding`, made by the same owner, replaces.
+  private func isPlaceholder(_ candidate: Candidate, of binding: AnyBinding) -> Bool {
+    candidate.binding.kind.isPlaceholder && !binding.kind.isPlaceholder
+      && candidate.binding.owner == binding.owner
   }
 
   /// Removes `owner`'s bindings; their instances are released once nobody else holds them. A

@@ -56,6 +56,28 @@ package struct BootPlan: Sendable {
     self.modules = ordered
   }
 
+  /// The lazy modules that stay dormant at boot: every lazy module except those an eager module
+  /// needs, directly or through other modules, which start at boot with it.
+  ///
+  /// ```swift
+  /// plan.dormantModules()  // ["search"]
+  /// ```
+  package func dormantModules() -> Set<String> {
+    guard modules.contains(where: \.isLazy) else { return [] }
+    var needed = Set<String>()
+    var dormant = Set<String>()
+    // Dependents come after their dependencies, so walking backwards sees every module's
+    // dependents before the module itself.
+    for module in modules.reversed() {
+      if module.isLazy, !needed.contains(module.name) {
+        dormant.insert(module.name)
+      } else {
+        needed.formUnion(module.dependencies)
+      }
+    }
+    return dormant
+  }
+
   private struct Key: Comparable {
     let level: Int
     let priority: Int

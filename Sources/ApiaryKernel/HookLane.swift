@@ -31,6 +31,10 @@ struct HookOutcome: Sendable {
 /// let outcomes = await HookLane.run(hooks, on: executor) { index, outcome in true }  // false stops
 /// ```
 final class HookLane: Sendable {
+  /// Whether the current task runs module hooks: a lazy module woken from inside a hook must
+  /// not wait for the kernel change that is waiting for that hook.
+  @TaskLocal static var isRunning = false
+
   /// Called once per hook, in order, with its outcome; returns whether to run the next one.
   typealias Next = @Sendable (_ index: Int, _ outcome: HookOutcome) -> Bool
 
@@ -89,7 +93,9 @@ final class HookLane: Sendable {
   ) {
     guard index < hooks.count else { return done() }
     let lane = HookLane(hooks, from: index, on: executor, next: next, done: done)
-    let task = Task(executorPreference: lane.executor) { await lane.drive() }
+    let task = Task(executorPreference: lane.executor) {
+      await $isRunning.withValue(true) { await lane.drive() }
+    }
     lane.state.withLock { $0.task = task }
   }
 

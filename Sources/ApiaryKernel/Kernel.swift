@@ -60,8 +60,26 @@ public actor Kernel {
   private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is set up.
   private var linkProblems: [String: [ManifestProblem]] = [:]
+  /// Lazy modules waiting for their first trigger.
+  private var dormant: [String: Dormant] = [:]
+  /// Wake-ups in progress, shared by concurrent first triggers, and how many triggers joined
+  /// each one after the first.
+  private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
+  private var joined: [String: Int] = [:]
+  private var joinWatchers:
+    [(name: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  /// Modules woken on first use; boot does not call their `ready` a second time.
+  private var woken: Set<String> = []
+  /// The background start of `background` modules, launched once boot has called `ready`.
+  private var backgroundStart: Task<Void, Never>?
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
+
+  /// A lazy module before its first trigger: its manifest and the switch its placeholders pull.
+  private struct Dormant: Sendable {
+    let manifest: ModuleManifest
+    let wake: Wake
+  }
 
   /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
   private final class Loaded: Sendable {
@@ -181,14 +199,21 @@ public actor Kernel {
     bootedAt = clock.now
     do {
       try link()
-      try await setUpAll(plan.modules)
+      let sleepers = plan.dormantModules()
+      let eager =
+        sleepers.isEmpty ? plan.modules : plan.modules.filter { !sleepers.contains($0.name) }
+      if !sleepers.isEmpty {
+        try registerDormant(plan.modules.filter { sleepers.contains($0.name) })
+      }
+      try await setUpAll(eager)
       try buildEagerSingletons()
       try checkStop("boot")
-      try await startAll(plan.modules.map(\.name))
+      try await startAll(eager.map(\.name))
       try checkStop("boot")
-      try await readyAll(startOrder)
+      try await readyAll(woken.isEmpty ? startOrder : startOrder.filter { !woken.contains($0) })
       try checkStop("boot")
       phase = .running
+      startInBackground(order)
     } catch {
       await rollBack()
       phase = .stopped
@@ -239,10 +264,7 @@ public actor Kernel {
         unavailable.withLock { $0[manifest.name] = "failed" }
         continue
       }
-      let context = ModuleContext(
-        manifest: manifest, application: application,
-        container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
-        events: events.owned(by: manifest.name))
+      let context = makeContext(manifest)
       let entry = Loaded(manifest: manifest, module: type.init(), context: context)
       loaded[manifest.name] = entry
       entries.append(entry)
@@ -287,6 +309,13 @@ public actor Kernel {
         try fail(entry.manifest, phase: .setUp, error: error, reported: true)
       }
     }
+  }
+
+  private func makeContext(_ manifest: ModuleManifest) -> ModuleContext {
+    ModuleContext(
+      manifest: manifest, application: application,
+      container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
+      events: events.owned(by: manifest.name))
   }
 
   private func buildEagerSingletons() throws(KernelError) {
@@ -461,7 +490,7 @@ public actor Kernel {
       case .failed?: return "dependency '\(dependency)' failed"
       case .skipped?: return "dependency '\(dependency)' was skipped"
       case .stopped?, nil: return "dependency '\(dependency)' is not running"
-      case .planned?, .setUp?, .running?: continue
+      case .planned?, .setUp?, .running?, .dormant?: continue
       }
     }
     return nil
@@ -483,6 +512,7 @@ public actor Kernel {
   /// down. Later calls, and `boot`, `add` and `remove` afterwards, do nothing or are refused.
   public func shutdown() async {
     stopRequested.withLock { $0 = true }
+    backgroundStart?.cancel()
     await beginChange()
     defer { endChange() }
     switch phase {
@@ -552,9 +582,10 @@ public actor Kernel {
     }
     switch states[manifest.name] {
     case nil, .stopped?, .failed?, .skipped?: break
-    case .planned?, .setUp?, .running?: throw .duplicateModule(manifest.name)
+    case .planned?, .setUp?, .running?, .dormant?: throw .duplicateModule(manifest.name)
     }
-    for dependency in manifest.dependencies where states[dependency] != .running {
+    for dependency in manifest.dependencies
+    where states[dependency] != .running && states[dependency] != .dormant {
       throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
     }
     var required = manifest
@@ -562,6 +593,12 @@ public actor Kernel {
     place(required)
     states[manifest.name] = .planned
     do {
+      if manifest.isLazy {
+        try registerDormant([required])
+        startInBackground([manifest.name])
+        return
+      }
+      try await wakeDependencies(of: required)
       try await setUpAll([required])
       try buildEagerSingletons()
       try checkStop("add a module")
@@ -615,6 +652,7 @@ public actor Kernel {
     guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
     if state == .running { await tearDownAll([name]) }
     unregister(name)
+    dormant[name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped
   }
 
@@ -638,13 +676,276 @@ public actor Kernel {
     states[name] = .failed(phase: .ready, reason: reason)
   }
 
+  // MARK: Lazy activation
+
+  /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each
+  /// declared target with a maker that wakes the module first, and subscribes to each activation
+  /// event, all owned by the module; no module code runs. A module that does not link fails
+  /// here, as it would in `setUp`.
+  private func registerDormant(_ modules: [ModuleManifest]) throws(KernelError) {
+    for manifest in modules {
+      let problems =
+        linkProblems.removeValue(forKey: manifest.name)
+        ?? BootCheck.problems(manifest, catalog: catalog)
+      if !problems.isEmpty {
+        try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
+        continue
+      }
+      guard catalog.lookup(manifest.type) is any Module.Type else {
+        let error = KernelError.unresolvedType(
+          module: manifest.name, type: manifest.type,
+          foundButNotModule: catalog.lookup(manifest.type) != nil)
+        try fail(manifest, phase: .load, error: error)
+        continue
+      }
+      try sleep(manifest)
+    }
+  }
+
+  /// Registers one lazy module's placeholders and marks it dormant. Its context is made when it
+  /// wakes, so a module that never wakes costs its placeholders and nothing else.
+  private func sleep(_ manifest: ModuleManifest) throws(KernelError) {
+    let name = manifest.name
+    let wake = Wake(on: hookExecutor) { [weak self] trigger, nested throws(ActivationError) in
+      guard let self else {
+        throw ActivationError(
+          module: name, phase: .load, trigger: trigger,
+          cause: KernelError.wrongState(operation: "wake module '\(name)'", state: "released"))
+      }
+      try await self.activate(name, trigger: trigger, nested: nested)
+    }
+    do {
+      if !manifest.services.isEmpty {
+        let owned = container.owned(by: name)
+        for service in manifest.services {
+          let trigger = ActivationTrigger.service(service.protocolName)
+          try owned.bindPlaceholder(service, catalog: catalog) { try wake.now(trigger) }
+        }
+      }
+      for target in manifest.targets {
+        try mediator.addTargets(
+          [target], owner: name, moduleType: manifest.type,
+          maker: WakingTargetMaker(wake: wake, target: target.name))
+      }
+      let bus = manifest.activationEvents.isEmpty ? events : events.owned(by: name)
+      for event in manifest.activationEvents {
+        bus.subscribePlaceholder(event) { event in
+          try await wake(.event(event.name))
+          return try await bus.deliver(event)
+        }
+      }
+    } catch {
+      try fail(manifest, phase: .load, error: error)
+      return
+    }
+    dormant[name] = Dormant(manifest: manifest, wake: wake)
+    states[name] = .dormant
+  }
+
+  /// Wakes a dormant module now — its dormant dependencies first — as its first trigger would,
+  /// and returns once it runs; returns at once when it already runs.
+  ///
+  /// ```swift
+  /// try await kernel.activate("search")
+  /// await kernel.state(of: "search")  // .running
+  /// ```
+  public func activate(_ name: String) async throws(ActivationError) {
+    try await activate(name, trigger: .request, nested: HookLane.isRunning)
+  }
+
+  /// Wakes `name`, or joins the wake-up in progress. `nested` is true when the trigger comes
+  /// from a module hook, which the change in progress (if any) is waiting for: the wake-up then
+  /// runs inside that change instead of queueing behind it.
+  func activate(_ name: String, trigger: ActivationTrigger, nested: Bool)
+    async throws(ActivationError)
+  {
+    if let inProgress = waking[name] {
+      let count = joined[name, default: 0] + 1
+      joined[name] = count
+      joinWatchers.removeAll { watcher in
+        guard watcher.name == name, watcher.count <= count else { return false }
+        watcher.continuation.resume()
+        return true
+      }
+      try await inProgress.value.get()
+      return
+    }
+    guard dormant[name] != nil else {
+      if states[name] == .running { return }
+      throw ActivationError(
+        module: name, phase: .load, trigger: trigger,
+        cause: states[name].map {
+          KernelError.wrongState(operation: "wake '\(name)'", state: "\($0)")
+        }
+          ?? KernelError.unknownModule(name))
+    }
+    // On the hook executor, not Swift's pool: a synchronous trigger may be blocking a pool
+    // thread while it waits, and the kernel's nonisolated steps (hook lanes) must not need one.
+    let task = Task(executorPreference: hookExecutor) {
+      await self.wake(name, trigger: trigger, nested: nested)
+    }
+    waking[name] = task
+    let result = await task.value
+    waking[name] = nil
+    joined[name] = nil
+    try result.get()
+  }
+
+  /// Returns once at least `count` more triggers have joined the wake-up of `name` in progress.
+  /// Tests use it to make first triggers race without sleeping.
+  package func joined(_ name: String, _ count: Int) async {
+    guard joined[name, default: 0] < count else { return }
+    await withCheckedContinuation { joinWatchers.append((name, count, $0)) }
+  }
+
+  /// One wake-up, as one change: dependencies, then `setUp`, `start` and `ready`. A required
+  /// module that fails goes back to sleep, so a later trigger tries again; an optional one is
+  /// marked failed and what it registered is removed. Either way the trigger gets the error.
+  private func wake(_ name: String, trigger: ActivationTrigger, nested: Bool) async -> Result<
+    Void, ActivationError
+  > {
+    if !nested { await beginChange() }
+    defer { if !nested { endChange() } }
+    func failure(_ phase: LifecyclePhase, _ cause: any Error) -> Result<Void, ActivationError> {
+      .failure(ActivationError(module: name, phase: phase, trigger: trigger, cause: cause))
+    }
+    guard phase == .running || (nested && phase == .booting), !stopping else {
+      return failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
+    }
+    guard let entry = dormant[name] else {  // woken, failed or removed while this waited
+      return states[name] == .running
+        ? .success(())
+        : failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
+    }
+    let began = clock.now
+    let manifest = entry.manifest
+    do {
+      try await wakeDependencies(of: manifest)
+    } catch {
+      return failure(.load, error)
+    }
+    dormant[name] = nil
+    let context = makeContext(manifest)
+    do {
+      try await runWakeHooks(manifest, context: context)
+    } catch {
+      if startOrder.contains(name) { await tearDownAll([name]) }
+      unregister(name)
+      let failedIn = Self.phase(of: error)
+      let duration = clock.now - began
+      report(name, .activate, .failed(error), duration, trigger: trigger)
+      if manifest.isOptional {
+        states[name] = .failed(phase: failedIn, reason: "\(error)")
+      } else if stopping {
+        states[name] = .stopped
+      } else {
+        try? sleep(manifest)
+      }
+      return failure(failedIn, error)
+    }
+    woken.insert(name)
+    entry.wake.markAwake(context)
+    report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
+    return .success(())
+  }
+
+  /// A woken module's `setUp` (after binding its manifest services over their placeholders),
+  /// `start` and `ready`, one after another on one hook lane, each bounded by the module's
+  /// `timeout` and reported; the first failure, or a shutdown requested meanwhile, throws.
+  private func runWakeHooks(_ manifest: ModuleManifest, context: ModuleContext)
+    async throws(KernelError)
+  {
+    let name = manifest.name
+    guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+      throw .unresolvedType(
+        module: name, type: manifest.type,
+        foundButNotModule: catalog.lookup(manifest.type) != nil)
+    }
+    let entry = Loaded(manifest: manifest, module: type.init(), context: context)
+    loaded[name] = entry
+    let (catalog, container, seconds) = (self.catalog, self.container, manifest.startTimeout)
+    let hooks = [
+      Hook(seconds: seconds) {
+        for service in manifest.services { try context.container.bind(service, catalog: catalog) }
+        try entry.module.setUp(context)
+      },
+      Hook(seconds: seconds) {
+        try container.buildEagerSingletons()
+        try await entry.module.start(context)
+      },
+      Hook(seconds: seconds) { try await entry.module.ready(context) },
+    ]
+    let stopRequested = self.stopRequested
+    let outcomes = await HookLane.run(hooks, on: hookExecutor) { index, outcome in
+      guard case .success = outcome.result else { return false }
+      return !stopRequested.withLock { $0 }
+    }
+    for (phase, outcome) in zip([LifecyclePhase.setUp, .start, .ready], outcomes) {
+      guard case .failure(let error) = outcome.result else {
+        report(name, phase, .succeeded, outcome.duration, at: outcome.finishedAt)
+        states[name] = phase == .setUp ? .setUp : .running
+        if phase == .start { startOrder.append(name) }
+        continue
+      }
+      report(name, phase, .failed(error), outcome.duration, at: outcome.finishedAt)
+      throw .hookFailed(module: name, phase: phase, cause: error)
+    }
+    if outcomes.count < hooks.count { throw .interrupted(operation: "wake '\(name)'") }
+  }
+
+  /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.
+  private func wakeDependencies(of manifest: ModuleManifest) async throws(KernelError) {
+    for dependency in manifest.dependencies where dormant[dependency] != nil {
+      do {
+        try await activate(dependency, trigger: .dependency(of: manifest.name), nested: true)
+      } catch {
+        throw .hookFailed(module: error.module, phase: error.phase, cause: error)
+      }
+    }
+    for dependency in manifest.dependencies where states[dependency] != .running {
+      throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
+    }
+  }
+
+  /// The phase a wake-up failed in.
+  private static func phase(of error: KernelError) -> LifecyclePhase {
+    if case .hookFailed(_, let phase, _) = error { return phase }
+    return .load
+  }
+
+  /// Wakes the `background` modules among `names`, one at a time, each as its own change, in
+  /// a task of background priority: after `ready`, after everything else.
+  private func startInBackground(_ names: [String]) {
+    let names = names.filter { dormant[$0]?.manifest.activation == .background }
+    guard !names.isEmpty else { return }
+    let previous = backgroundStart
+    backgroundStart = Task(executorPreference: hookExecutor, priority: .background) {
+      [weak self] in
+      await previous?.value
+      for name in names {
+        guard let self, !Task.isCancelled else { return }
+        try? await self.activate(name, trigger: .background, nested: false)
+      }
+    }
+  }
+
+  /// Returns once the background start of `background` modules has ended.
+  package func backgroundStartEnded() async {
+    await backgroundStart?.value
+  }
+
   // MARK: Reporting
 
   private func report(
     _ name: String, _ phase: LifecyclePhase, _ outcome: LifecycleRecord.Outcome,
-    _ duration: Duration, at instant: ContinuousClock.Instant? = nil
+    _ duration: Duration, at instant: ContinuousClock.Instant? = nil,
+    trigger: ActivationTrigger? = nil
   ) {
-    if phase != .load {  // the profiler times hooks; `load` only finds the type
+    if let trigger {  // a wake-up: its hooks are timed one by one, the wake-up with its trigger
+      let succeeded = if case .succeeded = outcome { true } else { false }
+      profiler.recordActivation(
+        module: name, trigger: trigger.description, duration: duration, succeeded: succeeded)
+    } else if phase != .load {  // the profiler times hooks; `load` only finds the type
       switch outcome {
       case .succeeded, .failed: profiler.record(subject: name, phase: phase, duration: duration)
       case .skipped: break
@@ -654,7 +955,8 @@ public actor Kernel {
     let elapsed = bootedAt.map { (instant ?? clock.now) - $0 } ?? .zero
     observer(
       LifecycleRecord(
-        module: name, phase: phase, outcome: outcome, duration: duration, elapsed: elapsed))
+        module: name, phase: phase, outcome: outcome, duration: duration, elapsed: elapsed,
+        trigger: trigger?.description))
   }
 }
 

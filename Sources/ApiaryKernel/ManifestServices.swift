@@ -45,6 +45,32 @@ extension Container {
     return (protocolType, implementation)
   }
 
+  /// Binds a placeholder for a lazy module's manifest `services` entry: its first resolve calls
+  /// `wake` (which returns once the module runs, its own binding of the key in place of the
+  /// placeholder) and then resolves the key again. A placeholder is transient, so a resolve
+  /// holds no construction lock while it waits.
+  package func bindPlaceholder(
+    _ service: ServiceManifest, catalog: TypeCatalog,
+    wake: @escaping @Sendable () throws -> Void
+  ) throws(ContainerError) {
+    let (protocolType, _) = try check(service, catalog: catalog)
+    try bindPlaceholder(protocolType, service, wake)
+  }
+
+  private func bindPlaceholder<T>(
+    _: T.Type, _ service: ServiceManifest, _ wake: @escaping @Sendable () throws -> Void
+  ) throws(ContainerError) {
+    let name = service.name
+    _ = try add(
+      ServiceKey(T.self, name: name), scope: .transient, eager: false,
+      kind: .placeholder(implementation: service.implementation), override: false,
+      rank: service.rank, source: service.source
+    ) { (r: Resolver, _: Void) throws -> T in
+      try wake()
+      return try r.resolve(T.self, name: name)
+    }
+  }
+
   private func bindManifest<T>(
     _: T.Type, _ implementation: any Injectable.Type, _ service: ServiceManifest
   ) throws(ContainerError) {

@@ -14,6 +14,8 @@ public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
   case skipped(reason: String)
   /// Torn down.
   case stopped
+  /// A lazy module waiting for its first trigger: not created, set up or started.
+  case dormant
 
   public var description: String {
     switch self {
@@ -23,6 +25,7 @@ public enum ModuleState: Sendable, Hashable, CustomStringConvertible {
     case .failed(let phase, let reason): "failed in \(phase): \(reason)"
     case .skipped(let reason): "skipped: \(reason)"
     case .stopped: "stopped"
+    case .dormant: "dormant"
     }
   }
 }

@@ -51,3 +51,30 @@ extension Mediator {
       maker: ContextTargetMaker(context: context))
   }
 }
+
+/// Creates a dormant module's targets: creating one wakes the module first, so the first call
+/// to the target is its trigger, and then uses the context the module woke with. Once the
+/// module runs, the wake costs one atomic load.
+struct WakingTargetMaker: TargetMaker {
+  let wake: Wake
+  let target: String
+
+  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)? {
+    guard let target = type as? any Target.Type else { return nil }
+    return maker(target)
+  }
+
+  private func maker<T: Target>(_: T.Type) -> @Sendable () throws -> any ActionTarget {
+    let (wake, trigger) = (wake, ActivationTrigger.target(target))
+    return {
+      try wake.now(trigger)
+      guard let context = wake.context else { throw Asleep() }
+      return try T(context: context)
+    }
+  }
+
+  /// Never thrown in practice: `now` returns only once the module runs.
+  private struct Asleep: Error, CustomStringConvertible {
+    var description: String { "the module is not running" }
+  }
+}

@@ -24,6 +24,8 @@ public final class EventBus: Sendable {
     let owner: String
     var rank: Int
     let handler: Handler
+    /// Stands in for a dormant module's handlers until it subscribes to the event itself.
+    var isPlaceholder = false
   }
 
   struct State {
@@ -31,6 +33,8 @@ public final class EventBus: Sendable {
     var byEvent: [String: [Subscription]] = [:]
     /// Dispatch position of each owner; owners without one (the host) come last.
     var ranks: [String: Int] = [:]
+    /// Owners with a placeholder subscription, by event.
+    var placeholders: [String: Set<String>] = [:]
   }
 
   final class Storage: Sendable {
@@ -81,12 +85,34 @@ public final class EventBus: Sendable {
   /// owner is unloaded.
   @discardableResult
   public func subscribe(_ name: String, handler: @escaping Handler) -> EventSubscription {
+    subscribe(name, placeholder: false, handler: handler)
+  }
+
+  /// Subscribes a placeholder for a dormant module: the kernel's handler that wakes the module
+  /// and then ``deliver(_:)``s the event to it. The module's own first subscription to the event
+  /// replaces the placeholder in the same step, so no dispatch sees both or neither.
+  @discardableResult
+  package func subscribePlaceholder(_ name: String, handler: @escaping Handler)
+    -> EventSubscription
+  {
+    subscribe(name, placeholder: true, handler: handler)
+  }
+
+  private func subscribe(_ name: String, placeholder: Bool, handler: @escaping Handler)
+    -> EventSubscription
+  {
     let owner = self.owner ?? "host"
     let id = storage.state.withLock { state in
       let id = state.nextID
       state.nextID += 1
+      if placeholder {
+        state.placeholders[name, default: []].insert(owner)
+      } else if state.placeholders[name]?.remove(owner) != nil {
+        state.byEvent[name]?.removeAll { $0.owner == owner && $0.isPlaceholder }
+      }
       let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
-      let subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
+      var subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
+      subscription.isPlaceholder = placeholder
       // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
       // in boot order, so the search from the end stops at once, and the list is changed in
       // place rather than copied: subscribing n modules to one event stays linear.
@@ -119,6 +145,27 @@ public final class EventBus: Sendable {
     return report
   }
 
+  /// Runs this view's owner's handlers of `event`, in subscription order, and reports whether
+  /// one handled it; the first error a handler throws is rethrown after the others ran. The
+  /// kernel delivers the event that woke a lazy module to the handlers its `setUp` subscribed.
+  package func deliver(_ event: Event) async throws -> EventOutcome {
+    let owner = self.owner ?? "host"
+    let handlers = storage.state.withLock { state in
+      (state.byEvent[event.name] ?? []).filter { $0.owner == owner && !$0.isPlaceholder }
+    }
+    var outcome = EventOutcome.ignored
+    var firstError: (any Error)?
+    for subscription in handlers {
+      do {
+        if try await subscription.handler(event) == .handled { outcome = .handled }
+      } catch {
+        firstError = firstError ?? error
+      }
+    }
+    if let firstError { throw firstError }
+    return outcome
+  }
+
   /// Names of events with at least one handler, each with its handlers' owners in order.
   public var subscriptions: [(event: String, owners: [String])] {
     storage.state.withLock { state in
@@ -132,6 +179,10 @@ public final class EventBus: Sendable {
       for key in Array(state.byEvent.keys) {
         state.byEvent[key]?.removeAll { owners.contains($0.owner) }
         if state.byEvent[key]?.isEmpty == true { state.byEvent[key] = nil }
+      }
+      for key in Array(state.placeholders.keys) {
+        state.placeholders[key]?.subtract(owners)
+        if state.placeholders[key]?.isEmpty == true { state.placeholders[key] = nil }
       }
     }
   }

@@ -10,5 +10,7 @@ public enum LifecyclePhase: String, Sendable, Hashable, CaseIterable, CustomStri
   case load, setUp, start, ready, tearDown
   /// Handlers of one custom event ran (the profiler's subject is the event name).
   case event
+  /// A lazy module woke on its first trigger: its `setUp`, `start` and `ready`, timed together.
+  case activate
   public var description: String { rawValue }
 }

@@ -15,16 +15,19 @@ public struct LifecycleRecord: Sendable, CustomStringConvertible {
   public let duration: Duration
   /// Time since the kernel began booting.
   public let elapsed: Duration
+  /// What woke a lazy module, for ``LifecyclePhase/activate``: `call to target 'search'`.
+  public let trigger: String?
 
   package init(
     module: String, phase: LifecyclePhase, outcome: Outcome, duration: Duration,
-    elapsed: Duration
+    elapsed: Duration, trigger: String? = nil
   ) {
     self.module = module
     self.phase = phase
     self.outcome = outcome
     self.duration = duration
     self.elapsed = elapsed
+    self.trigger = trigger
   }
 
   public var description: String {
@@ -32,9 +35,10 @@ public struct LifecycleRecord: Sendable, CustomStringConvertible {
     let head =
       String(repeating: " ", count: max(0, 10 - stamp.count)) + stamp + "  "
       + module.padding(12) + " " + phase.rawValue.padding(8) + " "
+    let woken = trigger.map { ", woken by \($0)" } ?? ""
     switch outcome {
-    case .succeeded: return head + "ok (\(Profiler.format(duration)))"
-    case .failed(let error): return head + "FAILED: \(error)"
+    case .succeeded: return head + "ok (\(Profiler.format(duration))\(woken))"
+    case .failed(let error): return head + "FAILED\(woken): \(error)"
     case .skipped(let reason): return head + "skipped: \(reason)"
     }
   }

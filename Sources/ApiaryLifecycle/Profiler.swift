@@ -32,6 +32,16 @@ public final class Profiler: Sendable {
     public let sequence: Int
   }
 
+  /// One lazy module waking: what woke it and how long its `setUp`, `start` and `ready` took.
+  public struct Activation: Sendable, Hashable {
+    public let module: String
+    /// What woke it, as ``LifecycleRecord/trigger`` says it: `call to target 'search'`.
+    public let trigger: String
+    public let duration: Duration
+    /// Whether it woke; false when a hook failed and the trigger got the error.
+    public let succeeded: Bool
+  }
+
   /// Subject-phase pairs kept apart; past this, new subjects are recorded as `(other)`.
   public static let subjectLimit = 1_000
 
@@ -42,6 +52,7 @@ public final class Profiler: Sendable {
 
   private let recording: Atomic<Bool>
   private let entries = Locked<[Key: Entry]>([:])
+  private let wakes = Locked<[Activation]>([])
 
   package init(recording: Bool = false) {
     self.recording = Atomic(recording)
@@ -73,6 +84,21 @@ public final class Profiler: Sendable {
       }
     }
   }
+
+  /// Adds one activation, when recording; at most ``subjectLimit`` are kept.
+  package func recordActivation(
+    module: String, trigger: String, duration: Duration, succeeded: Bool
+  ) {
+    guard isRecording else { return }
+    wakes.withLock { wakes in
+      guard wakes.count < Self.subjectLimit else { return }
+      wakes.append(
+        Activation(module: module, trigger: trigger, duration: duration, succeeded: succeeded))
+    }
+  }
+
+  /// Every lazy module that woke while recording, in the order they woke.
+  public var activations: [Activation] { wakes.withLock { $0 } }
 
   /// Every subject and phase in the order first recorded.
   public var recorded: [Entry] {

@@ -25,8 +25,8 @@ struct ManifestDecoder {
   static let moduleFileKeys = ["schemaVersion", "modules"]
   static let moduleKeys = [
     "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
-    "optional", "config", "services", "targets", "library", "version", "sha256", "placement",
-    "command", "restart", "healthCheck",
+    "optional", "config", "services", "targets", "library", "version", "sha256", "activation",
+    "activationEvents", "placement", "command", "restart", "healthCheck",
   ]
   static let serviceKeys = ["protocol", "implementation", "name", "scope", "rank"]
   static let targetKeys = ["name", "type", "actions"]
@@ -186,6 +186,8 @@ struct ManifestDecoder {
     let services = (array(fields, "services") ?? []).compactMap { service($0.node, $0.path) }
     let targets = (array(fields, "targets") ?? []).compactMap { target($0.node, $0.path) }
     let plugin = pluginReference(fields)
+    let activation = enumValue(fields, "activation", ModuleManifest.Activation.self) ?? .eager
+    let activationEvents = strings(fields, "activationEvents") ?? []
     let (placement, command) = placement(fields)
     let restart = restartPolicy(fields) ?? .never
     let healthCheck = healthCheck(fields)
@@ -194,8 +196,8 @@ struct ManifestDecoder {
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
-      source: location(path, node), placement: placement, command: command, restart: restart,
-      healthCheck: healthCheck)
+      source: location(path, node), activation: activation, activationEvents: activationEvents,
+      placement: placement, command: command, restart: restart, healthCheck: healthCheck)
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {

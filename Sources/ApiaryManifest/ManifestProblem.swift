@@ -67,5 +67,8 @@ public struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertibl
     /// A service implementation that is not `Injectable`, a target type that is not a `Target`,
     /// or a declared action its target does not implement (checked by the kernel's `BootCheck`).
     case notLinkable
+    /// A lazy module that declares nothing that could wake it: no services, targets or
+    /// activation events.
+    case noActivationTrigger
   }
 }

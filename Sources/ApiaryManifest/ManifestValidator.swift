@@ -88,9 +88,36 @@ package struct ManifestValidator {
         }
       }
       problems += typeProblems.next() ?? []
+      checkActivation(module)
     }
     checkCycles(modules, firstByName)
     checkServicesAndTargets(modules)
+  }
+
+  /// A lazy module must say what wakes it: a declared service or target, or an activation
+  /// event (a `background` module also wakes once the application is ready). Activation events
+  /// on an eager module would never be waited for.
+  private mutating func checkActivation(_ module: ModuleManifest) {
+    switch module.activation {
+    case .eager:
+      guard !module.activationEvents.isEmpty else { return }
+      problems.append(
+        ManifestProblem(
+          .invalidValue, at: Self.location(module, ".activationEvents"),
+          "module '\(module.name)' has activationEvents but starts at boot; add "
+            + "\"activation\": \"lazy\", or remove activationEvents"))
+    case .lazy:
+      guard module.services.isEmpty, module.targets.isEmpty, module.activationEvents.isEmpty
+      else { return }
+      problems.append(
+        ManifestProblem(
+          .noActivationTrigger, at: Self.location(module, ".activation"),
+          "lazy module '\(module.name)' declares no services, targets or activationEvents, so "
+            + "nothing would ever start it; declare the services and targets it provides in its "
+            + "manifest, add activationEvents, or use \"activation\": \"background\""))
+    case .background:
+      return
+    }
   }
 
   package static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {

@@ -21,6 +21,8 @@ import ApiarySupport
 /// | `services` | array of ``ServiceManifest`` objects | `[]` |
 /// | `targets` | array of ``TargetManifest`` objects | `[]` |
 /// | `library`, `version`, `sha256` | the plugin library the type lives in (``PluginReference``) | none |
+/// | `activation` | `eager`, `lazy` or `background` (``Activation``) | `eager` |
+/// | `activationEvents` | array of custom event names that wake a lazy module | `[]` |
 /// | `placement` | `host` (in the host's process) or `process` (a child process of its own) | `host` |
 /// | `command` | for `process`: the program and arguments to start instead of `apiary child` | none |
 /// | `restart` | a child process's ``RestartPolicy`` | `never` |
@@ -77,6 +79,10 @@ public struct ModuleManifest: Sendable, Hashable {
   public var plugin: PluginReference?
   /// The file and key path this module was declared at.
   public var source: SourceLocation?
+  /// When the module is set up and started: at boot, or on first use.
+  public var activation: Activation
+  /// Custom events whose first post wakes a lazy module (the event is then delivered to it).
+  public var activationEvents: [String]
   /// Where the module runs: in the host's process, or in a child process behind the wire
   /// protocol (`docs/wire-protocol.md`).
   public var placement: Placement
@@ -107,6 +113,8 @@ public struct ModuleManifest: Sendable, Hashable {
     targets: [TargetManifest] = [],
     plugin: PluginReference? = nil,
     source: SourceLocation? = nil,
+    activation: Activation = .eager,
+    activationEvents: [String] = [],
     placement: Placement = .host,
     command: [String]? = nil,
     restart: RestartPolicy = .never,
@@ -126,6 +134,8 @@ public struct ModuleManifest: Sendable, Hashable {
     self.targets = targets
     self.plugin = plugin
     self.source = source
+    self.activation = activation
+    self.activationEvents = activationEvents
     self.placement = placement
     self.command = command
     self.restart = restart
@@ -139,6 +149,32 @@ public struct ModuleManifest: Sendable, Hashable {
     /// In a child process of its own, which the host starts, talks to over the wire protocol
     /// and outlives.
     case process
+  }
+
+  /// Whether the module waits for a trigger instead of starting at boot.
+  public var isLazy: Bool { activation != .eager }
+
+  /// When a module is set up and started (VS Code's activation events, OSGi's delayed
+  /// components).
+  ///
+  /// A `lazy` module is not created at boot. It wakes — its dependencies first, then its
+  /// `setUp`, `start` and `ready` — on its first trigger: the first resolve of a service its
+  /// manifest declares, the first call (`perform` or a URL) to a target it declares, or the
+  /// first post of one of its `activationEvents`. A `background` module wakes the same way, or
+  /// else in the background once the application is ready, after every other module, one at a
+  /// time.
+  ///
+  /// ```json
+  /// { "name": "search", "type": "SearchPlugin.SearchModule", "activation": "lazy",
+  ///   "activationEvents": ["note.saved"] }
+  /// ```
+  public enum Activation: String, Sendable, Hashable, CaseIterable {
+    /// Set up and started at boot (the default).
+    case eager
+    /// Set up and started on its first trigger.
+    case lazy
+    /// Like `lazy`, and started in the background once the application is ready.
+    case background
   }
 
   /// BeeHive's module levels: basic modules start before normal ones.

@@ -4,21 +4,48 @@ import ApiarySupport
 
 extension BootPlan {
   /// One line a module: position, name, level, priority, flags (`async`/`sync`, `optional`,
-  /// `process` for a module placed in a child process) and dependencies.
+  /// `process` for a module placed in a child process) and dependencies; when some module is
+  /// lazy, also when each wakes (`at boot`, or its triggers).
   package func table() -> String {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
-    var lines = ["  #  " + "module".padding(width) + "  level   priority  start  depends on"]
+    let dormant = dormantModules()
+    let lazy = modules.contains(where: \.isLazy)
+    let dependencies = modules.map {
+      $0.dependencies.isEmpty ? "-" : $0.dependencies.joined(separator: ", ")
+    }
+    let flags = modules.map {
+      ($0.isAsync ? "async" : "sync ") + ($0.isOptional ? " optional" : "")
+        + ($0.placement == .process ? " process" : "")
+    }
+    // Without lazy modules, the columns are as they always were; with them, aligned for the
+    // activation column at the end.
+    let dependencyWidth = lazy ? max(10, dependencies.map(\.count).max() ?? 0) : 0
+    let flagWidth = lazy ? flags.map(\.count).max() ?? 5 : 5
+    var lines = [
+      "  #  " + "module".padding(width) + "  level   priority  " + "start".padding(flagWidth)
+        + "  " + (lazy ? "depends on".padding(dependencyWidth) + "  activation" : "depends on")
+    ]
     for (position, module) in modules.enumerated() {
       let number = String(position + 1)
-      let flags =
-        (module.isAsync ? "async" : "sync ") + (module.isOptional ? " optional" : "")
-        + (module.placement == .process ? " process" : "")
-      lines.append(
+      var line =
         String(repeating: " ", count: max(0, 3 - number.count)) + number + "  "
-          + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "
-          + String(module.priority).padding(8) + "  " + flags.padding(5) + "  "
-          + (module.dependencies.isEmpty ? "-" : module.dependencies.joined(separator: ", ")))
+        + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "
+        + String(module.priority).padding(8) + "  " + flags[position].padding(flagWidth) + "  "
+        + dependencies[position].padding(dependencyWidth)
+      if lazy { line += "  " + activation(module, dormant: dormant.contains(module.name)) }
+      lines.append(line)
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// `eager`, `lazy: call to target 'search', event 'note.saved'`, or for a lazy module an
+  /// eager one needs, `lazy, at boot (needed by an eager module)`.
+  private func activation(_ module: ModuleManifest, dormant: Bool) -> String {
+    guard module.isLazy else { return "eager" }
+    guard dormant else {
+      return "\(module.activation.rawValue), at boot (needed by an eager module)"
+    }
+    return "\(module.activation.rawValue): "
+      + triggers(of: module).map(\.description).joined(separator: ", ")
   }
 }

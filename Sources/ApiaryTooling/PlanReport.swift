@@ -10,6 +10,7 @@ extension BootPlan {
   /// print(kernel.plan.json(application: kernel.application))
   /// ```
   package func json(application: ApplicationManifest) -> String {
+    let dormant = dormantModules()
     let modules = modules.enumerated().map { position, module -> [String: Any?] in
       [
         "position": position + 1, "name": module.name, "type": module.type,
@@ -18,6 +19,8 @@ extension BootPlan {
         "optional": module.isOptional, "timeout": module.startTimeout,
         "placement": module.placement.rawValue,
         "source": JSONDocument.location(module.source),
+        "activation": module.activation.rawValue, "dormant": dormant.contains(module.name),
+        "triggers": triggers(of: module).map(\.description),
       ]
     }
     return JSONDocument.render(

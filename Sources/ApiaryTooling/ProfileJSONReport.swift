@@ -2,7 +2,7 @@ import ApiaryLifecycle
 
 extension Profiler {
   /// `apiary run --profile --format json`: every timed subject and phase, slowest call first,
-  /// in the versioned envelope of the other JSON outputs.
+  /// and every lazy module that woke, in the versioned envelope of the other JSON outputs.
   ///
   /// ```swift
   /// print(kernel.profiler.report())
@@ -17,6 +17,12 @@ extension Profiler {
         "totalMicroseconds": Self.microseconds(entry.total), "sequence": entry.sequence,
       ]
     }
-    return JSONDocument.render(command: "run", ["profile": entries])
+    let woken = activations.map { wake -> [String: Any?] in
+      [
+        "module": wake.module, "trigger": wake.trigger, "succeeded": wake.succeeded,
+        "microseconds": Self.microseconds(wake.duration),
+      ]
+    }
+    return JSONDocument.render(command: "run", ["profile": entries, "activations": woken])
   }
 }

@@ -3,7 +3,8 @@ import ApiarySupport
 
 /// The profiler's reports for people and tools (`apiary run --profile`, `--profile-json`).
 extension Profiler {
-  /// A plain-text table, slowest first: calls, total and slowest per subject and phase.
+  /// A plain-text table, slowest first: calls, total and slowest per subject and phase; then
+  /// each lazy module that woke, with how long it took and what woke it.
   public func table() -> String {
     let rows = slowestFirst
     let width = max(7, rows.map(\.subject.count).max() ?? 0)
@@ -13,6 +14,17 @@ extension Profiler {
         entry.subject.padding(width) + "  " + entry.phase.rawValue.padding(8) + "  "
           + String(entry.count).padding(8) + "  " + Self.format(entry.total).padding(8) + "  "
           + Self.format(entry.slowest))
+    }
+    let woken = activations
+    if !woken.isEmpty {
+      let width = max(6, woken.map(\.module.count).max() ?? 0)
+      lines += ["", "module".padding(width) + "  woke in   woken by"]
+      for wake in woken {
+        lines.append(
+          wake.module.padding(width) + "  "
+            + (wake.succeeded ? Self.format(wake.duration) : "FAILED").padding(8) + "  "
+            + wake.trigger)
+      }
     }
     return lines.joined(separator: "\n")
   }

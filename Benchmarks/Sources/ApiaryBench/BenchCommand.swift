@@ -1,9 +1,9 @@
 import Foundation
 
 /// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
-/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, process;
-/// lifecycle with the given module counts) and prints a Markdown table of results and budgets; progress goes to
-/// standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
+/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, lazy, process;
+/// lifecycle with the given module counts) and prints a Markdown table of results and budgets;
+/// progress goes to standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
 /// because of a timing.
 ///
 /// ```
@@ -35,6 +35,7 @@ struct BenchCommand {
     }
     if selected("events") { await EventSuite.run(harness, into: &report) }
     if selected("plugins") { await PluginSuite.run(harness, into: &report) }
+    if selected("lazy") { await LazySuite.run(harness, into: &report) }
     if selected("process") { await ProcessSuite.run(harness, into: &report) }
     for budget in Budget.judge(report) { report.add(budget) }
     print(report.markdown())

@@ -100,6 +100,21 @@ struct Budget: Sendable {
         },
         detail: "\(median(flight)) per call in flight vs \(median(placed)) round trip"))
     budgets += pluginBudgets(report)
+    let lazyBoot = report.row(LazySuite.section, "boot, 90% lazy, per module")
+    budgets.append(
+      Budget(
+        name: "boot of 10,000 modules, 90% lazy, ≤ 1.3× reading and parsing their manifests",
+        met: all([lazyBoot]) { $0.ratio.map { $0 <= 1.3 } }, detail: ratio(lazyBoot)))
+    let wake = report.row(LazySuite.section, "first call, waking a module without hooks")
+    let added = wake.flatMap { row in
+      row.apiary.flatMap { apiary in row.peer.map { apiary.median - $0.median } }
+    }
+    budgets.append(
+      Budget(
+        name: "first call that wakes a module without hooks: ≤ 20 µs more than a call",
+        met: added.map { $0 <= 20_000 },
+        detail: "\(median(wake)) vs \(wake?.peer.map { Report.formatNanos($0.median) } ?? "n/a")"
+          + ": \(added.map { Report.formatNanos($0) } ?? "n/a") more"))
     return budgets
   }
 

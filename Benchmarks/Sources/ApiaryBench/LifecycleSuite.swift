@@ -131,7 +131,7 @@ enum LifecycleSuite {
   /// One floor run: what any manifest-driven boot must do at least. Nanoseconds to list the
   /// directory, read and parse the files, and in all (with creating the modules), and this
   /// thread's allocations.
-  private static func floor(_ directory: String, catalog: TypeCatalog) -> (
+  static func floor(_ directory: String, catalog: TypeCatalog) -> (
     parse: UInt64, total: UInt64, parseAllocations: UInt64?, totalAllocations: UInt64?
   ) {
     let allocated = apiary_malloc_count()

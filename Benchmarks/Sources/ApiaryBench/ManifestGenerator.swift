@@ -15,9 +15,14 @@ import Foundation
 /// let app = try ManifestGenerator(count: 1_000).write()
 /// let kernel = try Kernel(manifestsAt: app.directory)
 /// ```
+///
+/// With `lazy`, nine modules in ten are `"activation": "lazy"` (every one not a multiple of 10),
+/// woken by their manifest service or the `bench.tick` event; eager modules then depend only on
+/// eager ones, so the lazy ones stay dormant at boot.
 struct ManifestGenerator {
   let count: Int
   var seed: UInt64 = 0x5EED
+  var lazy = false
 
   /// The directory written and the module manifests' names in generation order.
   struct Output {
@@ -58,9 +63,11 @@ struct ManifestGenerator {
   /// One module manifest file.
   func module(_ index: Int, _ random: inout UInt64) -> String {
     var dependencies: Set<Int> = []
+    let isLazy = lazy && index % 10 != 0
     if index > 0 {
       for _ in 0..<(1 + Int(next(&random) % 3)) {
-        dependencies.insert(Int(next(&random) % UInt64(index)))
+        let dependency = Int(next(&random) % UInt64(index))
+        dependencies.insert(isLazy || !lazy ? dependency : dependency / 10 * 10)
       }
     }
     let types = ["QuietModule", "ServiceModule", "ListeningModule"]
@@ -85,12 +92,16 @@ struct ManifestGenerator {
             "dependencies": [\(dependencyList)],
             "async": \(index % 4 == 3),
             "config": { "index": \(index) },
-            "services": \(services)
+            "services": \(services)\(isLazy ? Self.lazyFields : "")
           }
         ]
       }
       """
   }
+
+  /// What a lazy module adds: its activation, and an event to wake on besides its service.
+  private static let lazyFields =
+    ",\n      \"activation\": \"lazy\", \"activationEvents\": [\"bench.tick\"]"
 
   /// Plain `fopen`/`fwrite`: Foundation's `Data.write` costs several times more per file here.
   private static func write(_ text: String, to path: String) throws {

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "244db513a8ed89355720634c528224ac2006bc3909b08f43c3fb0e6e83f750c1"
+#define APIARY_ABI_HASH "3bf459f8c1d76cf50eaee5c8d4c0c6cf82b418f687d67e208d0bd3c159d2c58e"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

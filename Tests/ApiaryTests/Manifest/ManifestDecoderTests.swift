@@ -126,7 +126,7 @@ struct ManifestDecoderTests {
         "unknown key 'priorty' (did you mean 'priority'?)",
         "unknown key 'zzz' (expected one of name, type, level, priority, dependencies, async, "
           + "timeout, enabled, optional, config, services, targets, library, version, sha256, "
-          + "placement, command, restart, healthCheck)",
+          + "activation, activationEvents, placement, command, restart, healthCheck)",
       ])
     #expect(set.problems.first?.location.keyPath == "modules[0].priorty")
     #expect(set.problems.first?.location.column == 63)

@@ -1,0 +1,107 @@
+import Apiary
+import Foundation
+
+/// Lazy activation (issue 14): the boot of 10,000 generated modules of which nine in ten are
+/// lazy, per module, against listing, reading and parsing their manifests in the same run; and
+/// the first call to a target of a dormant module without hooks (which wakes it), against a
+/// call to a running one. Floor and kernel runs alternate, as in ``LifecycleSuite``.
+enum LazySuite {
+  static let section = "lazy activation"
+  static let modules = 10_000
+
+  static func run(_ harness: Harness, into report: inout Report) async {
+    await boot(harness, into: &report)
+    await firstCall(harness, into: &report)
+  }
+
+  private static func boot(_ harness: Harness, into report: inout Report) async {
+    let name = "boot, 90% lazy, per module"
+    let smoke = harness.samples <= 2
+    let runs = smoke ? 1 : max(harness.oneShotRuns, 9)
+    let generated: ManifestGenerator.Output
+    do {
+      generated = try ManifestGenerator(count: modules, lazy: true).write()
+    } catch {
+      report.add(Row(section: section, name: name, peerName: "-", note: "\(error)"))
+      return
+    }
+    defer { try? FileManager.default.removeItem(atPath: generated.directory) }
+    let catalog = TypeCatalog()
+    var (floor, boot): ([Double], [Double]) = ([], [])
+    var note: String?
+    for run in 0..<(runs + (smoke ? 0 : 1)) {
+      let timed = smoke || run > 0
+      let parse = LifecycleSuite.floor("\(generated.directory)/modules", catalog: catalog).parse
+      do {
+        let began = Harness.now()
+        let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
+        try await kernel.boot()
+        let booted = Harness.now()
+        let dormant = await kernel.moduleStates.filter { $0.state == .dormant }.count
+        await kernel.shutdown()
+        if dormant != modules * 9 / 10 { note = "\(dormant) dormant modules, expected 9,000" }
+        if timed {
+          floor.append(Double(parse))
+          boot.append(Double(booted - began))
+        }
+      } catch {
+        note = "\(error)".split(separator: "\n").prefix(3).joined(separator: " ")
+        break
+      }
+    }
+    report.add(
+      Row(
+        section: section, name: name, apiary: measurement(boot, per: modules),
+        peerName: "list+read+parse JSON", peer: measurement(floor, per: modules), note: note))
+  }
+
+  /// `count` dormant modules without hooks, each declaring its own `math` target; each is
+  /// called twice, the first call waking it.
+  private static func firstCall(_ harness: Harness, into report: inout Report) async {
+    let name = "first call, waking a module without hooks"
+    let count = harness.samples <= 2 ? 5 : 1_001
+    let modules = (0..<count).map { index in
+      var target = MathTarget.manifest
+      target.name = "math\(index)"
+      return ModuleManifest(
+        name: "quiet\(index)", type: "ApiaryBench.QuietModule", targets: [target],
+        activation: .lazy)
+    }
+    var (first, running): ([Double], [Double]) = ([], [])
+    var note: String?
+    do {
+      let kernel = try Kernel(
+        application: ApplicationManifest(name: "Lazy", scheme: "bench"), modules: modules,
+        catalog: TypeCatalog())
+      try await kernel.boot()
+      for index in 0..<count {
+        let target = "math\(index)"
+        let began = Harness.now()
+        let woken = try add(kernel.mediator, target)
+        let called = Harness.now()
+        let again = try add(kernel.mediator, target)
+        let ended = Harness.now()
+        guard woken == 3, again == 3 else { throw CocoaError(.featureUnsupported) }
+        first.append(Double(called - began))
+        running.append(Double(ended - called))
+      }
+      if await kernel.startedModules.count != count { note = "not every module woke" }
+      await kernel.shutdown()
+    } catch {
+      note = "\(error)".split(separator: "\n").prefix(3).joined(separator: " ")
+    }
+    report.add(
+      Row(
+        section: section, name: name, apiary: measurement(first, per: 1),
+        peerName: "call to a running module", peer: measurement(running, per: 1), note: note))
+  }
+
+  /// A synchronous call on this thread, as a module's code would make it.
+  private static func add(_ mediator: Mediator, _ target: String) throws -> Int? {
+    try mediator.perform(target: target, action: "add", params: ["a": 1, "b": 2]) as? Int
+  }
+
+  private static func measurement(_ totals: [Double], per operations: Int) -> Measurement? {
+    totals.isEmpty ? nil : Measurement(totals: totals, operations: operations, allocations: nil)
+  }
+}

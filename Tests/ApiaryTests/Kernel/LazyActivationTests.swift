@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+@testable import Apiary
+@testable import ApiaryKernel
+
+/// `"activation": "lazy"` and `"background"`: each trigger, dependencies, failures, shutdown.
+@Suite(.timeLimit(.minutes(1))) struct LazyActivationTests {
+  @Test func aModuleNeverTriggeredIsNeverSetUpAndCostsNothingAtShutdown() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal),
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc]),
+    ])
+    try await kernel.boot()
+    #expect(await kernel.state(of: "lazy") == .dormant)
+    #expect(kernel.mediator.hasTarget("calc"))
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+    #expect(LazyFixture.hooks("base", in: journal) == ["setUp", "start", "ready", "tearDown"])
+    #expect(!kernel.mediator.hasTarget("calc"))
+  }
+
+  @Test func theFirstLocalCallWakesTheModuleThenRuns() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc])
+    ])
+    kernel.profiler.isRecording = true
+    try await kernel.boot()
+    #expect(try LazyFixture.add(kernel.mediator, 1, 2) == 3)
+    #expect(await kernel.state(of: "lazy") == .running)
+    #expect(try LazyFixture.add(kernel.mediator, 1, 1) == 2)
+    #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp", "start", "ready"])
+    let woken = kernel.profiler.activations
+    #expect(woken.map(\.module) == ["lazy"])
+    #expect(woken.first?.trigger == "call to target 'calc'")
+    #expect(woken.first?.succeeded == true)
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).last == "tearDown")
+  }
+
+  @Test func theFirstURLCallWakesTheModule() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc])
+    ])
+    try await kernel.boot()
+    let sum = try await kernel.mediator.open("test://calc/add?a=2&b=5") as? Int
+    #expect(sum == 7)
+    #expect(await kernel.state(of: "lazy") == .running)
+    await kernel.shutdown()
+  }
+
+  @Test func theFirstResolveWakesTheModuleAndGetsItsBinding() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, services: [LazyFixture.greeter])
+    ])
+    try await kernel.boot()
+    #expect(
+      kernel.container.bindings.map(\.kind.description).contains { $0.hasPrefix("placeholder") })
+    let greeter = try kernel.container.resolve((any LazyGreeter).self)
+    #expect(greeter.greeting == "hello")
+    #expect(await kernel.state(of: "lazy") == .running)
+    #expect(kernel.container.bindings.allSatisfy { !$0.kind.description.hasPrefix("placeholder") })
+    #expect(try kernel.container.resolve((any LazyGreeter).self) === greeter, "singleton")
+    await kernel.shutdown()
+  }
+
+  @Test func anActivationEventWakesTheModuleAndReachesItsHandler() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module(
+        "lazy", journal: journal, events: ["ping"], config: ["handles": "ping"])
+    ])
+    try await kernel.boot()
+    let report = await kernel.events.post("ping")
+    #expect(report.handledBy == ["lazy"])
+    #expect(await kernel.state(of: "lazy") == .running)
+    let again = await kernel.events.post("ping")
+    #expect(again.handledBy == ["lazy"], "one handler after waking, not two")
+    #expect(await kernel.events.post("other").handledBy.isEmpty)
+    await kernel.shutdown()
+  }
+
+  @Test func aBackgroundModuleStartsAfterReady() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal),
+      LazyFixture.module("later", journal: journal, activation: .background),
+    ])
+    kernel.profiler.isRecording = true
+    try await kernel.boot()
+    await kernel.backgroundStartEnded()
+    #expect(await kernel.state(of: "later") == .running)
+    let entries = Journal.read(journal)
+    #expect(entries.firstIndex(of: "base.ready")! < entries.firstIndex(of: "later.setUp")!)
+    #expect(kernel.profiler.activations.first?.trigger == "background start")
+    await kernel.shutdown()
+    #expect(Journal.read(journal).suffix(2) == ["later.tearDown", "base.tearDown"])
+  }
+
+  @Test func aLazyDependencyWakesFirstAndTeardownReversesWakeOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal),
+      LazyFixture.module(
+        "inner", journal: journal, dependencies: ["base"], services: [LazyFixture.greeter]),
+      LazyFixture.module(
+        "outer", journal: journal, dependencies: ["inner"], targets: [LazyFixture.calc]),
+    ])
+    kernel.profiler.isRecording = true
+    try await kernel.boot()
+    #expect(await kernel.state(of: "inner") == .dormant)
+    #expect(try LazyFixture.add(kernel.mediator, 1, 2) == 3)
+    #expect(await kernel.state(of: "inner") == .running)
+    #expect(
+      Journal.read(journal).filter { !$0.hasPrefix("base") } == [
+        "inner.setUp", "inner.start", "inner.ready", "outer.setUp", "outer.start", "outer.ready",
+      ])
+    #expect(
+      kernel.profiler.activations.map(\.trigger) == [
+        "dependency of 'outer'", "call to target 'calc'",
+      ])
+    await kernel.shutdown()
+    #expect(
+      Journal.read(journal).filter { $0.hasSuffix("tearDown") } == [
+        "outer.tearDown", "inner.tearDown", "base.tearDown",
+      ])
+  }
+
+  @Test func aLazyModuleAnEagerOneNeedsStartsAtBoot() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc]),
+      Fixture.module("eager", journal: journal, dependencies: ["lazy"]),
+    ])
+    #expect(kernel.plan.dormantModules().isEmpty)
+    try await kernel.boot()
+    #expect(await kernel.state(of: "lazy") == .running)
+    #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp", "start", "ready"])
+    await kernel.shutdown()
+  }
+
+  @Test func aTriggerFromAHookDuringBootWakesTheModuleWithoutDeadlock() async throws {
+    let journal = Journal.new()
+    var caller = Fixture.module(
+      "caller", journal: journal, config: ["calls": "calc", "resolves": true])
+    caller.type = "Test.Triggering"
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc]),
+      LazyFixture.module("greeter", journal: journal, services: [LazyFixture.greeter]),
+      caller,
+    ])
+    try await kernel.boot()
+    #expect(Journal.read(journal).contains("caller got 3"))
+    #expect(Journal.read(journal).contains("caller got hello"))
+    #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp", "start", "ready"], "ready once")
+    #expect(await kernel.state(of: "greeter") == .running)
+    await kernel.shutdown()
+  }
+
+  @Test func aRequiredModuleThatFailsToWakeSleepsAgainAndTheTriggerGetsTheError() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module(
+        "lazy", journal: journal, targets: [LazyFixture.calc], config: ["fail": "start"])
+    ])
+    try await kernel.boot()
+    #expect {
+      try LazyFixture.add(kernel.mediator, 1, 2)
+    } throws: { error in
+      guard case MediatorError.targetCreationFailed(_, let owner, let reason) = error else {
+        return false
+      }
+      return owner == "lazy" && reason.contains("failed to wake in start")
+    }
+    #expect(await kernel.state(of: "lazy") == .dormant)
+    #expect(kernel.mediator.hasTarget("calc"), "a later call tries again")
+    await #expect {
+      try await kernel.activate("lazy")
+    } throws: { error in
+      guard let error = error as? ActivationError else { return false }
+      return error.module == "lazy" && error.phase == .start && error.trigger == .request
+    }
+    #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp", "start", "setUp", "start"])
+    await kernel.shutdown()
+  }
+
+  @Test func anOptionalModuleThatFailsToWakeIsMarkedFailedAndItsTargetsRemoved() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal),
+      LazyFixture.module(
+        "lazy", journal: journal, isOptional: true, targets: [LazyFixture.calc],
+        config: ["fail": "setUp"]),
+    ])
+    try await kernel.boot()
+    await #expect {
+      try await kernel.activate("lazy")
+    } throws: { error in
+      guard let error = error as? ActivationError else { return false }
+      return error.module == "lazy" && error.phase == .setUp
+    }
+    guard case .failed(.setUp, _)? = await kernel.state(of: "lazy") else {
+      Issue.record(
+        "expected failed in setUp, got \(String(describing: await kernel.state(of: "lazy")))")
+      return
+    }
+    #expect(!kernel.mediator.hasTarget("calc"))
+    #expect(await kernel.state(of: "base") == .running, "the rest of the application goes on")
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp"])
+  }
+
+  @Test func aTriggerAfterShutdownGetsATypedError() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("lazy", journal: journal, targets: [LazyFixture.calc])
+    ])
+    try await kernel.boot()
+    await kernel.shutdown()
+    await #expect {
+      try await kernel.activate("lazy")
+    } throws: { error in
+      (error as? ActivationError)?.phase == .load
+    }
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+  }
+
+  @Test func anAddedLazyModuleSleepsUntilCalled() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([Fixture.module("base", journal: journal)])
+    try await kernel.boot()
+    try await kernel.add(
+      LazyFixture.module(
+        "lazy", journal: journal, dependencies: ["base"], targets: [LazyFixture.calc]))
+    #expect(await kernel.state(of: "lazy") == .dormant)
+    _ = try await kernel.mediator.perform(target: "calc", action: "add", params: ["a": 1, "b": 2])
+    #expect(await kernel.state(of: "lazy") == .running)
+    await kernel.shutdown()
+  }
+
+  @Test func removingADormantModuleRemovesItsPlaceholdersAndNeverWakesIt() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module(
+        "lazy", journal: journal, services: [LazyFixture.greeter], targets: [LazyFixture.calc])
+    ])
+    try await kernel.boot()
+    try await kernel.remove("lazy")
+    #expect(!kernel.mediator.hasTarget("calc"))
+    #expect(!kernel.container.isBound((any LazyGreeter).self))
+    await #expect(throws: ActivationError.self) { try await kernel.activate("lazy") }
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+  }
+
+  @Test func planListsTriggers() throws {
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module(
+        "lazy", journal: "", services: [LazyFixture.greeter], targets: [LazyFixture.calc],
+        events: ["ping"])
+    ])
+    let triggers = kernel.plan.triggers(of: kernel.plan.modules[0]).map(\.description)
+    #expect(triggers == ["resolve of Test.Greeter", "call to target 'calc'", "event 'ping'"])
+  }
+}
