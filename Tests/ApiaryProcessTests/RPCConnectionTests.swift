@@ -1,4 +1,5 @@
 import ApiaryManifest
+import ApiarySupport
 import Foundation
 import Testing
 
@@ -128,6 +129,79 @@ private struct Pair {
     }
     #expect(try await host.call("ask") == .string("child saw host"))
     pair.breakChild()
+  }
+
+  /// A request answered on the reader thread calls back into the host: the reader thread
+  /// reads the host's answer itself instead of waiting for itself.
+  @Test func inlineRequestCallsBackOnTheReaderThread() async throws {
+    let pair = try Pair()
+    let child = pair.child
+    pair.host.start { method, params in
+      method == "double" ? (params["n"]?.intValue ?? 0) * 2 : nil
+    }
+    pair.child.start(
+      handler: { _, params in
+        guard ReaderThread.isReading(for: child) else { return "answered on a worker" }
+        // Two calls back in a row, each read by this thread.
+        let once = try child.callBlocking("double", ["n": params["n"]?.intValue ?? 0])
+        let twice = try child.callBlocking("double", ["n": once.intValue ?? 0])
+        return twice
+      }, inline: { $0 == "quadruple" })
+    async let first = pair.host.call("quadruple", ["n": 1])
+    async let second = pair.host.call("quadruple", ["n": 5])
+    #expect(try await [first, second] == [.int(4), .int(20)])
+    pair.breakChild()
+  }
+
+  /// Async work requested on the reader thread moves to a worker (it could wait for a frame
+  /// only the reader would read), and a method not named inline runs on a worker.
+  @Test func asyncWorkOnTheReaderThreadIsHandedToAWorker() async throws {
+    let pair = try Pair()
+    let child = pair.child
+    pair.host.start { _, _ in nil }
+    pair.child.start(
+      handler: { method, _ in
+        let onReader = ReaderThread.isReading(for: child)
+        if method == "plain" { return onReader ? "reader" : "worker" }
+        return try awaitBlocking { onReader ? "reader" : "worker" }
+      }, inline: { $0 == "plain" || $0 == "async" })
+    #expect(try await pair.host.call("plain") == .string("reader"))
+    #expect(try await pair.host.call("async") == .string("worker"))
+    #expect(try await pair.host.call("other") == .string("worker"))
+    pair.breakChild()
+  }
+
+  /// The input ends while the reader thread waits for its own call's answer: that call fails
+  /// with ``ConnectionClosed``, and so does every later one.
+  @Test func inputEndingDuringAnInlineCallBackFailsIt() async throws {
+    _ = signal(SIGPIPE, SIG_IGN)  // as host and child do: the late reply hits a closed socket
+    let pair = try Pair()
+    let child = pair.child
+    let gates = Gates(count: 1)
+    let failure = Locked<String?>(nil)
+    let answered = Checkpoints()
+    pair.host.start { _, _ in
+      try awaitBlocking { await gates.arrive(0) }
+      return nil
+    }
+    pair.child.start(
+      handler: { _, _ in
+        do {
+          _ = try child.callBlocking("hang")
+        } catch {
+          failure.withLock { $0 = "\(error)" }
+        }
+        answered.pass(1)
+        return nil
+      }, inline: { _ in true })
+    async let call = Result { try await pair.host.call("ask") }
+    await gates.allArrived()
+    pair.breakChild()
+    let outcome = await call
+    #expect(throws: ConnectionClosed.self) { try outcome.get() }
+    try await answered.reached(1)
+    #expect(failure.withLock { $0 } == "connection closed: end of input")
+    await gates.open(0)
   }
 
   @Test func unrepresentableParametersAreRefusedBeforeSending() async throws {

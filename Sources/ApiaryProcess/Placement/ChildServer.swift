@@ -69,6 +69,9 @@ package final class ChildServer: Sendable {
     let ended = Checkpoints()
     connection.start(
       handler: { [self] method, params in try handle(method, params) },
+      // Calls answer on the reader thread (an async action moves to a worker); lifecycle
+      // requests wait for the boot, which may call the host, so they run on workers.
+      inline: { $0 == "perform" || $0 == "ping" },
       ended: { reason in
         ended.pass(1)
         return ConnectionClosed(reason: reason)

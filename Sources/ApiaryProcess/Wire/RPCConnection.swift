@@ -10,9 +10,12 @@ import Foundation
 /// Requests get increasing integer ids; each waits in an in-flight table until its response
 /// arrives. A reader thread reads frames: responses complete their request, requests and
 /// notifications run `handler` on a Dispatch worker of their own (so a slow one holds up
-/// nothing, and one that blocks its thread waiting for another answer cannot stall reading). When
-/// the input ends or breaks, every request in flight and every later one fails with the error
-/// `ended` makes (by default ``ConnectionClosed``).
+/// nothing, and one that blocks its thread waiting for another answer cannot stall reading), or,
+/// for the methods `inline` names, on the reader thread itself (no thread hand-off: the child
+/// answers `perform` this way). A blocking call made on the reader thread reads the frames
+/// itself until its answer arrives, answering requests that come meanwhile, so a request
+/// answered inline may call back. When the input ends or breaks, every request in flight and
+/// every later one fails with the error `ended` makes (by default ``ConnectionClosed``).
 ///
 /// ```swift
 /// let connection = RPCConnection(reading: child.output, writing: child.input)
@@ -39,21 +42,38 @@ package final class RPCConnection: Sendable {
     var started = false
   }
 
-  private let input: Int32
+  /// What only the reader thread touches: the frame reader, and why the input ended.
+  ///
+  /// `@unchecked Sendable`: it is created before the reader thread starts and then used only on
+  /// that thread (``RPCConnection/step()``, reached from the read loop and from blocking calls
+  /// made on that thread, which ``ReaderThread`` identifies).
+  private final class Reading: @unchecked Sendable {
+    var frames: FrameReader
+    var handler: Handler = { _, _ in nil }
+    var inline: @Sendable (String) -> Bool = { _ in false }
+    var endReason: String?
+
+    init(descriptor: Int32) { frames = FrameReader(descriptor: descriptor) }
+  }
+
+  private let reading: Reading
   private let writer: FrameWriter
   private let state = Locked(State())
 
   /// A connection reading frames from `reading` and writing them to `writing`. Nothing is read
-  /// until ``start(handler:ended:)``.
+  /// until ``start(handler:inline:ended:)``.
   package init(reading: Int32, writing: Int32) {
-    self.input = reading
+    self.reading = Reading(descriptor: reading)
     self.writer = FrameWriter(descriptor: writing)
   }
 
-  /// Starts the reader thread. `ended` turns the reason the input ended into the error calls in
-  /// flight fail with (the host waits there for the child's exit status, to name it).
+  /// Starts the reader thread. Requests whose method `inline` accepts are answered on it;
+  /// `handler` may throw ``HandOff`` (as ``awaitBlocking(_:)`` does there) to be answered on a
+  /// worker instead. `ended` turns the reason the input ended into the error calls in flight
+  /// fail with (the host waits there for the child's exit status, to name it).
   package func start(
     handler: @escaping Handler,
+    inline: @escaping @Sendable (String) -> Bool = { _ in false },
     ended: @escaping @Sendable (String) async -> any Error = { ConnectionClosed(reason: $0) }
   ) {
     let first = state.withLock { state in
@@ -61,8 +81,12 @@ package final class RPCConnection: Sendable {
       return !state.started
     }
     guard first else { return }
+    reading.handler = handler
+    reading.inline = inline
     let thread = Thread { [self] in
-      let reason = self.readLoop(handler)
+      ReaderThread.enter(self)
+      let reason = self.readLoop()
+      ReaderThread.enter(nil)
       Task { self.end(with: await ended(reason)) }
     }
     thread.name = "apiary.rpc-reader"
@@ -95,6 +119,7 @@ package final class RPCConnection: Sendable {
     _ method: String, _ params: Any? = [String: Any](), what: String? = nil,
     seconds: Double? = nil
   ) throws -> JSONValue {
+    if ReaderThread.isReading(for: self) { return try callOnReader(method, params, what: what) }
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     let id = try send(method, params, what: what) { result in
@@ -114,6 +139,18 @@ package final class RPCConnection: Sendable {
       throw ConnectionClosed(reason: "no outcome")
     }
     return try result.get()
+  }
+
+  /// A blocking call on the reader thread: reads and answers frames until its own answer
+  /// arrives (nothing else would read it). Not bounded in time: the caller that made the
+  /// reader thread answer a request bounds the whole exchange.
+  private func callOnReader(_ method: String, _ params: Any?, what: String?) throws -> JSONValue {
+    let outcome = Locked<Result<JSONValue, any Error>?>(nil)
+    try send(method, params, what: what) { result in outcome.withLock { $0 = result } }
+    while true {
+      if let result = outcome.withLock({ $0 }) { return try result.get() }
+      if let reason = step() { throw ConnectionClosed(reason: reason) }
+    }
   }
 
   /// Sends a notification: a message that gets no response.
@@ -168,47 +205,69 @@ package final class RPCConnection: Sendable {
   }
 
   /// Reads frames until the input ends; returns why it ended.
-  private func readLoop(_ handler: @escaping Handler) -> String {
-    var reader = FrameReader(descriptor: input)
+  private func readLoop() -> String {
     while true {
-      let body: [UInt8]
-      do {
-        guard let next = try reader.next() else { return "end of input" }
-        body = next
-      } catch {
-        return "\(error)"
-      }
-      let message: RPCMessage
-      do {
-        message = try RPCMessage(body)
-      } catch {
-        try? writer.send(RPCMessage.error(id: .null, error))
-        continue
-      }
-      switch message {
-      case .response(let id, let outcome):
-        let completion = state.withLock { $0.inFlight.removeValue(forKey: id) }
-        completion?(outcome.mapError { $0 })
-      case .request(let id, let method, let params):
-        DispatchQueue.global().async { [writer] in
-          let reply: String
-          do {
-            let result = try handler(method, params)
-            reply = RPCMessage.result(
-              id: id, try WireValue.encode(result, what: "the result of '\(method)'"))
-          } catch let error as RPCError {
-            reply = RPCMessage.error(id: id, error)
-          } catch let error as NotRepresentable {
-            reply = RPCMessage.error(id: id, RPCError(RPCError.notRepresentable, "\(error)"))
-          } catch {
-            reply = RPCMessage.error(id: id, RPCError(RPCError.failed, "\(error)"))
-          }
-          try? writer.send(reply)
-        }
-      case .notification(let method, let params):
-        DispatchQueue.global().async { _ = try? handler(method, params) }
-      }
+      if let reason = step() { return reason }
     }
+  }
+
+  /// Reads one frame and acts on it; returns why the input ended, or nil. Reader thread only.
+  private func step() -> String? {
+    if let reason = reading.endReason { return reason }
+    let body: [UInt8]
+    do {
+      guard let next = try reading.frames.next() else {
+        reading.endReason = "end of input"
+        return reading.endReason
+      }
+      body = next
+    } catch {
+      reading.endReason = "\(error)"
+      return reading.endReason
+    }
+    let message: RPCMessage
+    do {
+      message = try RPCMessage(body)
+    } catch {
+      try? writer.send(RPCMessage.error(id: .null, error))
+      return nil
+    }
+    let handler = reading.handler
+    switch message {
+    case .response(let id, let outcome):
+      let completion = state.withLock { $0.inFlight.removeValue(forKey: id) }
+      completion?(outcome.mapError { $0 })
+    case .request(let id, let method, let params):
+      if !reading.inline(method) || !answer(id, method, params, handler) {
+        DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
+      }
+    case .notification(let method, let params):
+      DispatchQueue.global().async { _ = try? handler(method, params) }
+    }
+    return nil
+  }
+
+  /// Runs `handler` for a request and writes its answer; false when it threw ``HandOff``
+  /// (nothing written: answer it on a worker).
+  private func answer(
+    _ id: JSONValue, _ method: String, _ params: JSONValue, _ handler: Handler
+  ) -> Bool {
+    let reply: String
+    do {
+      let result = try handler(method, params)
+      reply = RPCMessage.result(
+        id: id, try WireValue.encode(result, what: "the result of '\(method)'"))
+    } catch is HandOff {
+      return false
+    } catch let error as RPCError {
+      reply = RPCMessage.error(id: id, error)
+    } catch let error as NotRepresentable {
+      reply = RPCMessage.error(id: id, RPCError(RPCError.notRepresentable, "\(error)"))
+    } catch {
+      reply = RPCMessage.error(id: id, RPCError(RPCError.failed, "\(error)"))
+    }
+    try? writer.send(reply)
+    return true
   }
 }
 
@@ -227,10 +286,12 @@ package struct CallTimedOut: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Runs `async` work from a thread that may block (a handler's Dispatch worker) and returns its
-/// result.
+/// result. On a connection's reader thread it throws ``HandOff`` before running anything: the
+/// work might wait for a frame only that thread would read, so the request moves to a worker.
 package func awaitBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws
   -> T
 {
+  if ReaderThread.isReading { throw HandOff() }
   let semaphore = DispatchSemaphore(value: 0)
   let outcome = Locked<Result<T, any Error>?>(nil)
   Task {
