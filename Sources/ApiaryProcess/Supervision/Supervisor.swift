@@ -88,15 +88,7 @@ package actor Supervisor {
     generation += 1
     let expected = generation
     update { $0.state = .starting }
-    do {
-      let child = try await launch()
-      guard generation == expected else { throw await discard(child) }
-      adopt(child)
-      return child
-    } catch {
-      if generation == expected { fail(reason: "it did not start: \(error)") }
-      throw error
-    }
+    return try await launch(expected, failing: "it did not start")
   }
 
   /// Supervises a first child the caller started itself (a module's synchronous `setUp` does);
@@ -158,13 +150,19 @@ package actor Supervisor {
     guard generation == expected else { throw unavailable("it was stopped during the restart") }
     failuresSinceManualRestart = 0
     update { $0.restarts += 1 }
+    return try await launch(expected, failing: "it did not start again")
+  }
+
+  /// Launches and adopts the child of generation `expected`. When it fails and no stop or
+  /// restart came meanwhile, the module fails with `failing` and the error.
+  private func launch(_ expected: Int, failing: String) async throws -> SupervisedChild {
     do {
       let child = try await launch()
       guard generation == expected else { throw await discard(child) }
       adopt(child)
       return child
     } catch {
-      if generation == expected { fail(reason: "it did not start again: \(error)") }
+      if generation == expected { fail(reason: "\(failing): \(error)") }
       throw error
     }
   }
