@@ -9,7 +9,7 @@ import ApiaryManifest
 /// ```
 public struct Config: Sendable, Hashable {
   /// The module name, or `application` for the application's config.
-  package let owner: String
+  public let owner: String
   package let values: [String: JSONValue]
 
   package init(owner: String, values: [String: JSONValue]) {

@@ -90,7 +90,7 @@ extension JSONValue: PlainJSONConvertible {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-  ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+  ExpressibleByDictionaryLiteral
 {
   public init(stringLiteral value: String) { self = .string(value) }
   public init(integerLiteral value: Int) { self = .int(value) }
@@ -100,5 +100,4 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }
-  public init(nilLiteral: ()) { self = .null }
 }

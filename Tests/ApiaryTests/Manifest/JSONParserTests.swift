@@ -37,7 +37,7 @@ struct JSONParserTests {
     #expect(node.line == 1 && node.column == 1)
     #expect(
       node.jsonValue
-        == ["name": "notes", "list": [1, -2.5, true, false, nil], "nested": ["a": "é", "b": 3]])
+        == ["name": "notes", "list": [1, -2.5, true, false, .null], "nested": ["a": "é", "b": 3]])
     let name = try #require(member(node, "name"))
     #expect((name.line, name.column) == (2, 3))
     #expect((name.value.line, name.value.column) == (2, 11))

@@ -28,7 +28,7 @@ import Testing
     ]
     #expect(try ResultRenderer.render(nested) == #"{"a":{"x":false},"b":[1,"two",null]}"#)
     #expect(
-      try ResultRenderer.render(JSONValue.object(["k": [1, 2.5, nil]])) == #"{"k":[1,2.5,null]}"#)
+      try ResultRenderer.render(JSONValue.object(["k": [1, 2.5, .null]])) == #"{"k":[1,2.5,null]}"#)
     #expect(
       try ResultRenderer.render(Note(title: "Hi", tags: ["a"])) == #"{"tags":["a"],"title":"Hi"}"#)
   }
