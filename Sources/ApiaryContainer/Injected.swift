@@ -28,8 +28,9 @@ public struct Injected<T>: InjectedProperty {
       // path that hands an object out — manifest services, `make(_:)` — fills its `@Injected`
       // properties first or throws a typed `ContainerError`. Only the object's own code,
       // reading the property before `inject(into:)` (for example inside `init(resolver:)`), gets
-      // here: a programming error, and a property wrapper's getter cannot throw.
-      fatalError(
+      // here: a programming error, and a property wrapper's getter cannot throw. A plugin with
+      // that bug crashes like any trap in its code; `"placement": "process"` contains it.
+      fatalError(  // proof above: only the owning object's own code can reach this
         "@Injected \(ServiceKey(T.self, name: name)) read before injection: call "
           + "container.inject(into:) first")
     }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "bf58785106cd3a6d2f31ce8593473969a2f2f0d9f13c8eff06d621a6668a398b"
+#define APIARY_ABI_HASH "8cb7fb7e0a9d7d7c0180f402e2aedbf705c662f64a30f43db30490338760b2be"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
