@@ -58,12 +58,16 @@ package final class RPCConnection: Sendable {
   private nonisolated(unsafe) var handlers = Handlers()
   private let writer: FrameWriter
   private let state = Locked(State())
+  /// How long whoever reads keeps polling after a frame, in nanoseconds (``Spin/window``).
+  private let spinWindow: UInt64
 
   /// A connection reading frames from `reading` and writing them to `writing`. Nothing is read
-  /// until ``start(handler:inline:ended:)``.
-  package init(reading: Int32, writing: Int32) {
+  /// until ``start(handler:inline:ended:)``. `spinWindow` (nanoseconds; default
+  /// ``Spin/window``) is for tests, which lengthen it to make certain which thread reads.
+  package init(reading: Int32, writing: Int32, spinWindow: UInt64? = nil) {
     self.read = ReadSide(descriptor: reading)
     self.writer = FrameWriter(descriptor: writing)
+    self.spinWindow = spinWindow ?? Spin.window
   }
 
   /// Starts the reader thread. Requests whose method `inline` accepts are answered on it;
@@ -124,13 +128,27 @@ package final class RPCConnection: Sendable {
     if ReaderThread.isReading(for: self) { return try callOnReader(method, params, what: what) }
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
-    let id = try send(method, params, what: what) { result in
-      outcome.withLock { $0 = result }
-      semaphore.signal()
+    // Take the read side before sending when it is free: the answer cannot come before it.
+    let leading = state.withLock { $0.reading } && read.tryAcquire()
+    let id: Int
+    do {
+      id = try send(method, params, what: what) { result in
+        outcome.withLock { $0 = result }
+        semaphore.signal()
+      }
+    } catch {
+      if leading { read.release() }
+      throw error
     }
     let deadline = seconds.map { DispatchTime.now() + $0 }
-    lead {
+    let done = {
       outcome.withLock { $0 != nil } || deadline.map { DispatchTime.now() >= $0 } == true
+    }
+    if leading {
+      _ = pump(until: done, waitingSince: Spin.now(), blocking: false)
+      read.release()
+    } else {
+      lead(until: done)
     }
     if let deadline, let seconds {
       if semaphore.wait(timeout: deadline) == .timedOut {
@@ -147,19 +165,19 @@ package final class RPCConnection: Sendable {
     return try result.get()
   }
 
-  /// Reads frames on the calling thread until `done()`, if the read side is free (or frees up
-  /// within the spin window) and reading has started; returns when `done()`, or when no frame
-  /// came for ``Spin/window``, without blocking.
+  /// Reads frames on the calling thread until `done()`, if the read side frees up within the
+  /// spin window and reading has started; returns when `done()`, or when no frame came for the
+  /// spin window, without blocking.
   private func lead(until done: () -> Bool) {
     guard state.withLock({ $0.reading }) else { return }
     let started = Spin.now()
     while !done() {
       if read.tryAcquire() {
-        _ = pump(until: done, spinningSince: started, blocking: false)
+        _ = pump(until: done, waitingSince: started, blocking: false)
         read.release()
         return
       }
-      if Spin.elapsed(since: started) >= Spin.window { return }
+      if Spin.elapsed(since: started) >= spinWindow { return }
       Spin.pause()
     }
   }
@@ -171,7 +189,7 @@ package final class RPCConnection: Sendable {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     try send(method, params, what: what) { result in outcome.withLock { $0 = result } }
     let done = { outcome.withLock { $0 != nil } }
-    if let reason = pump(until: done, spinningSince: Spin.now(), blocking: true) {
+    if let reason = pump(until: done, waitingSince: Spin.now(), blocking: true) {
       throw ConnectionClosed(reason: reason)
     }
     guard let result = outcome.withLock({ $0 }) else {
@@ -232,35 +250,45 @@ package final class RPCConnection: Sendable {
   }
 
   /// The reader thread: whenever input arrives and no caller is reading, reads it (and what
-  /// follows within the spin window), until the input ends.
+  /// follows within the spin window, when it answered a request), until the input ends.
   private func readLoop() {
     while true {
       read.waitForInput()
-      read.acquire()
-      // `fill` may have read bytes: take what is there, spinning only after a frame.
-      let reason = pump(until: { false }, spinningSince: 0, blocking: false)
+      guard read.tryAcquire() else {
+        yieldToCaller()
+        continue
+      }
+      let reason = pump(until: { false }, waitingSince: nil, blocking: false)
       read.release()
       if reason != nil { return }
     }
   }
 
-  /// Reads and dispatches frames until `done()`, on the thread holding the read side. After the
-  /// last frame (or `since`, a value of ``Spin/now()``) it keeps polling for ``Spin/window``;
-  /// then it returns, or, when `blocking`, waits in `poll`. Every whole frame read is dispatched
+  /// The reader thread found input while a caller holds the read side: the caller reads it.
+  /// If it has not yet, waits until it lets go of the read side (never spins for it: the
+  /// caller may need this very CPU).
+  private func yieldToCaller() {
+    if read.hasInput() { read.waitUntilFree() }
+  }
+
+  /// Reads and dispatches frames until `done()`, on the thread holding the read side. A call
+  /// waiting for its answer since `waiting` (a value of ``Spin/now()``) keeps polling for the
+  /// spin window after that and after each frame; the reader thread (`waiting` nil) only after
+  /// it answered a request itself, since the peer then often sends its next one at once.
+  /// Past the window it returns, or, when `blocking`, waits in `poll`. Every whole frame read is dispatched
   /// before it returns, so none waits for the next holder. Returns why the input ended, or nil.
   private func pump(
-    until done: () -> Bool, spinningSince since: UInt64, blocking: Bool
+    until done: () -> Bool, waitingSince waiting: UInt64?, blocking: Bool
   ) -> String? {
-    var lastFrame = since
+    var lastFrame = waiting
     while true {
       if let reason = read.endReason { return reason }
       do {
         while let body = try read.frames.buffered() {
-          dispatch(body)
-          lastFrame = Spin.now()
+          if dispatch(body) || waiting != nil { lastFrame = Spin.now() }
         }
         if done() { return nil }
-        let idle = Spin.elapsed(since: lastFrame) >= Spin.window
+        let idle = lastFrame.map { Spin.elapsed(since: $0) >= spinWindow } ?? true
         switch try read.frames.fill(waiting: idle && blocking) {
         case .bytes: continue
         case .end: return inputEnded("end of input")
@@ -290,14 +318,15 @@ package final class RPCConnection: Sendable {
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the
-  /// handler (inline ones on the reader thread only). Holder of the read side only.
-  private func dispatch(_ body: [UInt8]) {
+  /// handler (inline ones on the reader thread only). Holder of the read side only. Returns
+  /// whether it answered a request on this thread.
+  private func dispatch(_ body: [UInt8]) -> Bool {
     let message: RPCMessage
     do {
       message = try RPCMessage(body)
     } catch {
       try? writer.send(RPCMessage.error(id: .null, error))
-      return
+      return false
     }
     let handler = handlers.handler
     switch message {
@@ -306,12 +335,12 @@ package final class RPCConnection: Sendable {
       completion?(outcome.mapError { $0 })
     case .request(let id, let method, let params):
       let onReader = ReaderThread.isReading(for: self) && handlers.inline(method)
-      if !onReader || !answer(id, method, params, handler) {
-        DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
-      }
+      if onReader, answer(id, method, params, handler) { return true }
+      DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
     case .notification(let method, let params):
       DispatchQueue.global().async { _ = try? handler(method, params) }
     }
+    return false
   }
 
   /// Runs `handler` for a request and writes its answer; false when it threw ``HandOff``

@@ -4,11 +4,11 @@ import Dispatch
 /// The reading half of an ``RPCConnection``: its frame reader, and the right to use it, which
 /// one thread holds at a time (leader/follower).
 ///
-/// The connection's reader thread takes it whenever input arrives. A thread making a
-/// synchronous call takes it while it waits for its answer, if it is free, and reads the answer
-/// itself: no thread is woken to hand it over. Whoever holds it dispatches every frame it
-/// reads, so nothing waits for a particular thread. The reader thread, finding it taken, waits
-/// until the holder gives it back (``release()`` hands it over directly).
+/// A thread making a synchronous call takes it while it waits for its answer, if it is free,
+/// and reads the answer itself: no other thread is woken to pass it on. The connection's reader
+/// thread takes it when input arrives and no caller holds it. Whoever holds it dispatches every
+/// frame it reads, so nothing waits for a particular thread, and it holds it only while it
+/// reads (never while blocked waiting for input, except a call made on the reader thread).
 ///
 /// ```swift
 /// if side.tryAcquire() {
@@ -19,7 +19,7 @@ import Dispatch
 final class ReadSide: @unchecked Sendable {
   // `@unchecked Sendable`: `frames` and `endReason` are touched only by the thread holding the
   // read side; `held` and `readerWaiting` change under `token`'s lock, which orders one holder's
-  // accesses before the next holder's (and `readerTurn` does so for a hand-over).
+  // accesses before the next holder's.
 
   /// The frames read so far. Holder only.
   var frames: FrameReader
@@ -33,17 +33,12 @@ final class ReadSide: @unchecked Sendable {
 
   private let descriptor: Int32
   private let token = Locked(Token())
-  /// Signalled when ``release()`` hands the read side to the waiting reader thread.
-  private let readerTurn = DispatchSemaphore(value: 0)
+  /// Signalled by ``release()`` when the reader thread waits in ``waitUntilFree()``.
+  private let released = DispatchSemaphore(value: 0)
 
   init(descriptor: Int32) {
     self.descriptor = descriptor
     frames = FrameReader(descriptor: descriptor)
-  }
-
-  /// Waits until input arrives (or ends), without taking the read side.
-  func waitForInput() {
-    _ = try? FrameReader.readable(descriptor, waiting: true)
   }
 
   /// Takes the read side if no thread holds it.
@@ -55,31 +50,36 @@ final class ReadSide: @unchecked Sendable {
     }
   }
 
-  /// Takes the read side, waiting while another thread holds it. The reader thread only (one
-  /// waiter at a time).
-  func acquire() {
-    let free = token.withLock { token in
-      guard token.held else {
-        token.held = true
-        return true
-      }
-      token.readerWaiting = true
-      return false
+  /// Gives the read side up, waking the reader thread if it waits for that.
+  func release() {
+    let wake = token.withLock { token in
+      token.held = false
+      defer { token.readerWaiting = false }
+      return token.readerWaiting
     }
-    if !free { readerTurn.wait() }
+    if wake { released.signal() }
   }
 
-  /// Gives the read side up: to the reader thread if it waits for it, else to whoever takes it
-  /// next.
-  func release() {
-    let handOver = token.withLock { token in
-      guard token.readerWaiting else {
-        token.held = false
-        return false
-      }
-      token.readerWaiting = false  // still held: the reader thread holds it now
-      return true
+  /// Waits until no thread holds the read side (it may be taken again at once). The reader
+  /// thread only: one waiter at a time.
+  func waitUntilFree() {
+    let held = token.withLock { token in
+      token.readerWaiting = token.held
+      return token.held
     }
-    if handOver { readerTurn.signal() }
+    if held { released.wait() }
   }
+
+  /// Waits until input arrives (or ends), without taking the read side.
+  func waitForInput() {
+    _ = try? FrameReader.readable(descriptor, waiting: true)
+  }
+
+  /// Whether input waits to be read (or the input ended).
+  func hasInput() -> Bool {
+    (try? FrameReader.readable(descriptor, waiting: false)) ?? true
+  }
+
+  /// Whether a thread holds the read side.
+  var isHeld: Bool { token.withLock { $0.held } }
 }
