@@ -129,7 +129,7 @@ package final class RPCConnection: Sendable {
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     // Take the read side before sending when it is free: the answer cannot come before it.
-    let leading = state.withLock { $0.reading } && read.tryAcquire()
+    let leading = state.withLock { $0.reading } && read.tryAcquire(caller: true)
     let id: Int
     do {
       id = try send(method, params, what: what) { result in
@@ -172,7 +172,7 @@ package final class RPCConnection: Sendable {
     guard state.withLock({ $0.reading }) else { return }
     let started = Spin.now()
     while !done() {
-      if read.tryAcquire() {
+      if read.tryAcquire(caller: true) {
         _ = pump(until: done, waitingSince: started, blocking: false)
         read.release()
         return
@@ -254,21 +254,12 @@ package final class RPCConnection: Sendable {
   private func readLoop() {
     while true {
       read.waitForInput()
-      guard read.tryAcquire() else {
-        yieldToCaller()
-        continue
-      }
+      // A caller holding the read side reads what came; its release arms the watch again.
+      guard read.tryAcquire(caller: false) else { continue }
       let reason = pump(until: { false }, waitingSince: nil, blocking: false)
       read.release()
       if reason != nil { return }
     }
-  }
-
-  /// The reader thread found input while a caller holds the read side: the caller reads it.
-  /// If it has not yet, waits until it lets go of the read side (never spins for it: the
-  /// caller may need this very CPU).
-  private func yieldToCaller() {
-    if read.hasInput() { read.waitUntilFree() }
   }
 
   /// Reads and dispatches frames until `done()`, on the thread holding the read side. A call

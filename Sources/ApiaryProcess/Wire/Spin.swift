@@ -26,11 +26,15 @@ enum Spin {
   /// How long a reader keeps polling after its last frame (and a synchronous caller after its
   /// request) before it blocks, in nanoseconds.
   ///
-  /// Measured with `apiary-bench --only process` on 2 virtual CPUs (see `BENCHMARKS.md`):
-  /// a round trip took 84 µs without spinning; with a window of 10 µs, 20 µs and 50 µs …
-  /// 20 µs covers a child's answer to `perform` (a few µs of work) and the time a caller takes
-  /// to send its next request, and keeps the cost of an idle connection small.
-  static let window: UInt64 = getenv("APIARY_SPIN_NS").flatMap { UInt64(String(cString: $0)) } ?? 20_000  // TEMP
+  /// It must cover one round trip's own work, or both sides fall asleep just before the frame
+  /// they wait for arrives: here that is the caller encoding its request, the child decoding
+  /// it, running the action and encoding the answer, and the caller decoding that (35–50 µs
+  /// on the 2-CPU VM of `BENCHMARKS.md`). Measured there with `apiary-bench --only process`
+  /// (round trip, median): no spinning 96–250 µs; 10 µs and 20 µs no better (the window ends
+  /// before the answer comes); 50 µs 53–58 µs with the benchmark's threads at real-time
+  /// priority, 110–180 µs under the machine's load; 100 µs 49 µs (priority) but twice the
+  /// idle CPU per frame. 50 µs is the smallest window that covers the round trip.
+  static let window: UInt64 = 50_000
 
   /// The monotonic clock, in nanoseconds.
   static func now() -> UInt64 {
