@@ -8,19 +8,27 @@ import Foundation
 /// in any order.
 ///
 /// Requests get increasing integer ids; each waits in an in-flight table until its response
-/// arrives. Frames are read by whichever thread holds the connection's ``ReadSide``: a reader
-/// thread whenever input arrives, or a thread making a synchronous call, which reads its own
-/// answer while it waits (so the answer wakes no other thread). Whoever reads keeps polling for
-/// ``Spin/window`` after each frame before it blocks, since the peer often sends again within
-/// it. Responses complete their request; requests and notifications run `handler` on a Dispatch
-/// worker of their own (so a slow one holds up nothing, and one that blocks its thread waiting
-/// for another answer cannot stall reading), or, for the methods `inline` names, on the reader
-/// thread itself (no thread hand-off: the child answers `perform` this way). A blocking call
-/// made on the reader thread reads the frames itself until its answer arrives, answering
+/// arrives. Frames are read by whichever thread holds the connection's ``ReadSide``: a thread
+/// making a synchronous call, which reads its own answer while it waits (so the answer wakes no
+/// other thread), or else a reader thread, which sleeps until input arrives. Whoever reads
+/// keeps polling for ``Spin/window`` before it blocks (a caller after its request and each
+/// frame, the reader thread after answering a request itself), since the peer often sends
+/// within it. Responses complete their request; requests and notifications run `handler` on a
+/// Dispatch worker of their own (so a slow one holds up nothing, and one that blocks its thread
+/// waiting for another answer cannot stall reading), or, for the methods `inline` names, on the
+/// reader thread itself (no thread hand-off: the child answers `perform` this way). A blocking
+/// call made on the reader thread reads the frames itself until its answer arrives, answering
 /// requests that come meanwhile, so a request answered inline may call back. When the input
 /// ends or breaks, every request in flight and every later one fails with the error `ended`
 /// makes (by default ``ConnectionClosed``).
 ///
+/// ```swift
+/// let connection = RPCConnection(reading: child.output, writing: child.input)
+/// connection.start { method, params in
+///   method == "ping" ? [String: Int]() : nil
+/// }
+/// let result = try await connection.call("perform", ["target": "notes", "action": "list"])
+/// ```
 package final class RPCConnection: Sendable {
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
