@@ -27,13 +27,12 @@ enum Spin {
   /// request) before it blocks, in nanoseconds.
   ///
   /// It must cover one round trip's own work, or both sides fall asleep just before the frame
-  /// they wait for arrives: here that is the caller encoding its request, the child decoding
-  /// it, running the action and encoding the answer, and the caller decoding that (35–50 µs
-  /// on the 2-CPU VM of `BENCHMARKS.md`). Measured there with `apiary-bench --only process`
-  /// (round trip, median): no spinning 96–250 µs; 10 µs and 20 µs no better (the window ends
-  /// before the answer comes); 50 µs 53–58 µs with the benchmark's threads at real-time
-  /// priority, 110–180 µs under the machine's load; 100 µs 49 µs (priority) but twice the
-  /// idle CPU per frame. 50 µs is the smallest window that covers the round trip.
+  /// they wait for arrives: the caller encoding its request, the child decoding it, running
+  /// the action and answering, and the caller decoding that (about 25 µs of CPU on the 2-CPU VM
+  /// of `BENCHMARKS.md`, plus the hand-overs). Measured there with `apiary-bench --only
+  /// process` (round trip, median, benchmark at real-time priority): no spinning 214–261 µs;
+  /// 20 µs 195–264 µs (the window ends before the answer); 50 µs 53–58 µs; 100 µs 49 µs for
+  /// twice the idle CPU per frame. 50 µs is the smallest window that covers the round trip.
   static let window: UInt64 = 50_000
 
   /// The monotonic clock, in nanoseconds.
