@@ -21,7 +21,8 @@ import Testing
   }
 
   @Test func resolvesEscapesAndKeepsUnicode() throws {
-    #expect(try parse(#""é \"q\" \\ \/ \n\t \u00e9 \ud83d\ude00""#) == .string("é \"q\" \\ / \n\t é 😀"))
+    #expect(
+      try parse(#""é \"q\" \\ \/ \n\t \u00e9 \ud83d\ude00""#) == .string("é \"q\" \\ / \n\t é 😀"))
   }
 
   @Test func refusesWhatIsNotJSON() {

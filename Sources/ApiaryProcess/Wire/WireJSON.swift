@@ -132,7 +132,8 @@ enum WireJSON {
         index += 1
       }
       guard let stop = current else { throw problem("'\"'") }
-      var text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      var text = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       if stop == UInt8(ascii: "\"") {
         index += 1
         return text
@@ -220,7 +221,8 @@ enum WireJSON {
         if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
         guard try digits(leadingZeroAlone: false) else { throw problem("a digit") }
       }
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      let text = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       if integral, let int = Int(text) { return .int(int) }
       guard let double = Double(text), double.isFinite else { throw problem("a finite number") }
       return .double(double)
