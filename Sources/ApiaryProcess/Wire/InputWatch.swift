@@ -27,7 +27,7 @@
 /// ```
 final class InputWatch: Sendable {
   private let descriptor: Int32
-  /// The epoll instance, or -1 when `epoll` is unavailable.
+  /// The epoll instance, or -1 when `epoll` is unavailable or refuses the descriptor.
   private let poller: Int32
 
   init(descriptor: Int32) {
@@ -36,8 +36,16 @@ final class InputWatch: Sendable {
       poller = -1
       return
     }
-    poller = functions.create(EpollFunctions.closeOnExec)
-    if poller >= 0 { _ = control(add: true) }
+    let created = functions.create(EpollFunctions.closeOnExec)
+    var event = EpollFunctions.Event(events: EpollFunctions.readable | EpollFunctions.oneShot)
+    let added =
+      created >= 0
+      && withUnsafeMutableBytes(of: &event) {
+        functions.control(created, EpollFunctions.add, descriptor, $0.baseAddress)
+      } == 0
+    // `epoll` refuses regular files (a child's input redirected from one): those are polled.
+    if created >= 0, !added { _ = close(created) }
+    poller = added ? created : -1
   }
 
   deinit {
@@ -66,13 +74,11 @@ final class InputWatch: Sendable {
     _ = control(events: EpollFunctions.readable | EpollFunctions.oneShot)
   }
 
-  private func control(add: Bool = false, events: UInt32 = 0) -> Int32 {
+  private func control(events: UInt32) -> Int32 {
     guard poller >= 0, let functions = EpollFunctions.shared else { return 0 }
-    var event = EpollFunctions.Event(
-      events: add ? EpollFunctions.readable | EpollFunctions.oneShot : events)
-    let operation = add ? EpollFunctions.add : EpollFunctions.modify
+    var event = EpollFunctions.Event(events: events)
     return withUnsafeMutableBytes(of: &event) {
-      functions.control(poller, operation, descriptor, $0.baseAddress)
+      functions.control(poller, EpollFunctions.modify, descriptor, $0.baseAddress)
     }
   }
 }
