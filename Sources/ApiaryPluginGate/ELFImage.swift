@@ -163,7 +163,9 @@ public struct ELFImage: Sendable {
     let wanted = Array(name.utf8)
     var found = false
     symbols.forEachSymbol { symbol, defined in
-      if defined && !found && symbol.elementsEqual(wanted) { found = true }
+      if defined && !found && symbol.count == wanted.count && symbol.elementsEqual(wanted) {
+        found = true
+      }
     }
     return found
   }
