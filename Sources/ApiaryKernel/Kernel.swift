@@ -240,7 +240,7 @@ public actor Kernel {
   /// those ``link()`` found; afterwards (a module added at run time), checked now.
   private func takeLinkProblems(_ manifest: ModuleManifest) -> [ManifestProblem] {
     guard phase == .booting else { return BootCheck.problems(manifest, catalog: catalog) }
-    return linkProblems.removeValue(forKey: manifest.name) ?? []
+    return linkProblems.isEmpty ? [] : linkProblems.removeValue(forKey: manifest.name) ?? []
   }
 
   /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
@@ -690,6 +690,7 @@ public actor Kernel {
   /// event, all owned by the module; no module code runs. A module that does not link fails
   /// here, as it would in `setUp`.
   private func registerDormant(_ modules: [ModuleManifest]) throws(KernelError) {
+    dormant.reserveCapacity(dormant.count + modules.count)
     for manifest in modules {
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {

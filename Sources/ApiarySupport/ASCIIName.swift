@@ -6,7 +6,7 @@
 /// isASCIIName("_Notes", underscoreFirst: true, also: "_")  // Swift identifiers
 /// isASCIIName("x-notebook+v1", also: "+-.")              // URL schemes
 /// ```
-package func isASCIIName(
+@inlinable package func isASCIIName(
   _ text: some StringProtocol, underscoreFirst: Bool = false, also allowed: String
 ) -> Bool {
   func isLetter(_ byte: UInt8) -> Bool {
