@@ -6,16 +6,19 @@
   import Darwin
 #endif
 
-/// An open regular file read at offsets, never past its size or a read bound. The first
-/// `headSize` bytes (the ELF header) are read once; every other range is read on its own, so
-/// the gate reads the few kilobytes it needs, not the whole file: every page a read fills is
-/// fresh memory the kernel must fault in and zero, which cost more than the extra `pread`s
-/// (BENCHMARKS.md, "Plugins").
+/// An open regular file read at offsets, never past its size or a read bound. A small file (at
+/// most ``wholeFileSize``, like a plugin with a few types) is read whole by one `pread`, and every
+/// range is then a copy: each system call costs more than copying a few kilobytes. Of a larger
+/// file the first `headSize` bytes (the ELF header) are read once and every other range on its
+/// own, so the gate reads the few kilobytes it needs, not the whole file: every page a read
+/// fills is fresh memory the kernel must fault in and zero (BENCHMARKS.md, "Plugins").
 final class ByteFile {
   /// The largest single read: no section the gate needs is anywhere near it.
   static let maximumRead = 64 << 20
   /// What the first read takes: the ELF64 file header.
   static let headSize = 64
+  /// The largest file read whole.
+  static let wholeFileSize = 64 << 10
 
   let path: String
   let size: Int
@@ -24,7 +27,8 @@ final class ByteFile {
   private let descriptor: Int32
   private var head: [UInt8] = []
 
-  /// Opens `path` and reads its first `head` bytes (0 for none: `SHA256` reads in chunks).
+  /// Opens `path` and reads its first `head` bytes, or all of it when it is small and `head` is
+  /// not 0 (0 for none: `SHA256` reads in chunks).
   init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
     self.path = path
     // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
@@ -51,7 +55,8 @@ final class ByteFile {
     }
     size = Int(status.st_size)
     identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-    head = try read(offset: 0, count: min(size, headSize))
+    let first = headSize > 0 && size <= Self.wholeFileSize ? size : min(size, headSize)
+    head = try read(offset: 0, count: first)
   }
 
   deinit { close(descriptor) }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The `.dynsym` table and its string table, read without copying names until asked.
 struct DynamicSymbols: Sendable {
   let entries: [UInt8]
@@ -7,13 +15,18 @@ struct DynamicSymbols: Sendable {
   func forEachSymbol(_ body: (ArraySlice<UInt8>, Bool) -> Void) {
     // Entry 0 is the null symbol. Each entry: st_name u32, st_info u8, st_other u8,
     // st_shndx u16, st_value u64, st_size u64.
-    for base in stride(from: 24, to: entries.count - 23, by: 24) {
-      let binding = entries[base + 4] >> 4
-      guard binding == 1 || binding == 2 || binding == 10 else { continue }  // GLOBAL, WEAK, UNIQUE
-      let start = Int(entries.u32(base))
-      guard start < strings.count else { continue }
-      let end = strings[start...].firstIndex(of: 0) ?? strings.count
-      body(strings[start..<end], entries.u16(base + 6) != 0)
+    strings.withUnsafeBytes { text in
+      guard let first = text.baseAddress else { return }
+      for base in stride(from: 24, to: entries.count - 23, by: 24) {
+        // GLOBAL, WEAK or UNIQUE
+        let binding = entries[base + 4] >> 4
+        guard binding == 1 || binding == 2 || binding == 10 else { continue }
+        let start = Int(entries.u32(base))
+        guard start < text.count else { continue }
+        // memchr, not a byte loop: the names are most of what a scan reads.
+        let end = memchr(first + start, 0, text.count - start).map { first.distance(to: $0) }
+        body(strings[start..<(end ?? text.count)], entries.u16(base + 6) != 0)
+      }
     }
   }
 

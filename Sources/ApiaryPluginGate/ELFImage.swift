@@ -3,8 +3,9 @@
 /// needs and where it asks the loader to look for them, and the sections the load gate reads.
 ///
 /// Every offset and count is checked against the file, so a truncated or damaged file gives a
-/// ``PluginProblem`` rather than a crash. Only the headers and the sections below are read
-/// (`.dynsym` and its strings, `.dynamic` and its strings, `.comment`, `apiary_plugin`).
+/// ``PluginProblem`` rather than a crash. Of a library over 64 KiB only the headers and the
+/// sections below are read (`.dynsym` and its strings, `.dynamic` and its strings, `.comment`,
+/// `apiary_plugin`); a smaller one is read whole, in one system call.
 ///
 /// ```swift
 /// let image = try ELFImage(contentsOf: "/plugins/libNotes.so")
@@ -163,7 +164,9 @@ public struct ELFImage: Sendable {
     let wanted = Array(name.utf8)
     var found = false
     symbols.forEachSymbol { symbol, defined in
-      if defined && !found && symbol.elementsEqual(wanted) { found = true }
+      if defined && !found && symbol.count == wanted.count && symbol.elementsEqual(wanted) {
+        found = true
+      }
     }
     return found
   }

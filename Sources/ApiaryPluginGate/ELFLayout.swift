@@ -71,10 +71,11 @@ struct ELFLayout {
 
   /// The first section called `name`.
   func section(named name: String) -> Section? {
-    let wanted = Array(name.utf8) + [0]
+    let length = name.utf8.count
     return firstSection { section in
-      section.nameOffset <= names.count - wanted.count
-        && names[section.nameOffset..<section.nameOffset + wanted.count].elementsEqual(wanted)
+      section.nameOffset < names.count - length
+        && names[section.nameOffset + length] == 0
+        && names[section.nameOffset..<section.nameOffset + length].elementsEqual(name.utf8)
     }
   }
 

@@ -40,11 +40,13 @@ struct GateRun {
 
   let host: HostFacts
   var libraries: [Library] = []
-  /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and the contract
-  /// library each stands for (``noContract`` for a library without a descriptor), besides the
-  /// host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). `Int`, not `Int?`: a dictionary
-  /// type new to the process costs a metadata instantiation on the first load.
-  var loadedNames: [String: Int] = [:]
+  /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and at the same
+  /// position the contract library each stands for (``noContract`` for a library without a
+  /// descriptor), besides the host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). Two
+  /// arrays searched, not a dictionary: a run knows a handful of names, and a dictionary type
+  /// new to the process costs a metadata instantiation on the first load (BENCHMARKS.md).
+  var loadedNames: [String] = []
+  var loadedAs: [Int] = []
   static let noContract = -1
   var problems: [PluginProblem] = []
 
@@ -55,8 +57,20 @@ struct GateRun {
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
   /// the host's libraries and libraries without a descriptor).
   private func loaded(_ name: String) -> Int?? {
-    if let known = loadedNames[name] { return known == Self.noContract ? .some(nil) : known }
+    if let position = loadedNames.firstIndex(of: name) {
+      return loadedAs[position] == Self.noContract ? .some(nil) : loadedAs[position]
+    }
     return host.loadedLibraries.contains(name) ? .some(nil) : nil
+  }
+
+  /// Records that the loader knows `name` as library `index` (or ``noContract``).
+  private mutating func record(_ name: String, as index: Int) {
+    if let position = loadedNames.firstIndex(of: name) {
+      loadedAs[position] = index
+    } else {
+      loadedNames.append(name)
+      loadedAs.append(index)
+    }
   }
 
   mutating func check(_ candidates: [PluginCandidate]) -> (
@@ -66,7 +80,7 @@ struct GateRun {
     let candidateLibrary = candidates.map { candidate in
       let index = open(candidate)
       if let soname = libraries[index].image?.soname, loaded(soname) == nil {
-        loadedNames[soname] = libraries[index].isContract ? index : Self.noContract
+        record(soname, as: libraries[index].isContract ? index : Self.noContract)
       }
       if libraries[index].image != nil, libraries[index].contracts.isEmpty {
         libraries[index].contracts = resolveContracts(of: index)
@@ -75,26 +89,29 @@ struct GateRun {
     }
     // 2. Check each library once, and each candidate's claims about it.
     let watched = watchedModules()
-    var refusedCandidates = Set<Int>()
-    var hashes: [Int: String] = [:]
+    // Index lists searched, not `Set`s or dictionaries: see `loadedNames`.
+    var refusedCandidates: [Int] = []
+    var hashes = [String](repeating: "", count: libraries.count)  // "" until computed
     for index in libraries.indices {
       checkLibrary(index, watched: watched)
       problems += libraries[index].problems
       for (position, candidate) in candidates.enumerated() where candidateLibrary[position] == index
       {
         let found = checkClaims(candidate, against: index, hashes: &hashes)
-        if !found.isEmpty { refusedCandidates.insert(position) }
+        if !found.isEmpty { refusedCandidates.append(position) }
         problems += found
       }
     }
     // 3. Check across libraries, then refuse what depends on a refused library.
-    var refused = Set(libraries.indices.filter { !libraries[$0].problems.isEmpty })
-    refused.formUnion(refusedCandidates.map { candidateLibrary[$0] })
+    var refused = libraries.indices.filter { !libraries[$0].problems.isEmpty }
+    for position in refusedCandidates where !refused.contains(candidateLibrary[position]) {
+      refused.append(candidateLibrary[position])
+    }
     var graph = RequirementGraph(libraries)
     problems += graph.duplicates()
     problems += graph.unmetRequirements()
     problems += graph.cycles()
-    refused.formUnion(graph.faulted)
+    for index in graph.faulted where !refused.contains(index) { refused.append(index) }
     problems += graph.propagate(refused: &refused)
     var plugins: [GatedPlugin] = []
     for (position, candidate) in candidates.enumerated() {
@@ -201,11 +218,11 @@ struct GateRun {
         layout.machine == host.machine
       else { continue }
       if let known = library(file.identity) {
-        loadedNames[name] = libraries[known].isContract ? known : Self.noContract
+        record(name, as: libraries[known].isContract ? known : Self.noContract)
         return libraries[known].isContract ? known : nil
       }
       guard layout.section(named: PluginDescriptor.sectionName) != nil else {
-        loadedNames[name] = Self.noContract
+        record(name, as: Self.noContract)
         return nil
       }
       let origin =
@@ -225,9 +242,9 @@ struct GateRun {
             path: path, subject: nil, origin: origin, image: nil, problems: [problem],
             isCandidate: false))
       }
-      loadedNames[name] = index
+      record(name, as: index)
       if let soname = libraries[index].image?.soname, loaded(soname) == nil {
-        loadedNames[soname] = index
+        record(soname, as: index)
       }
       return index
     }
@@ -283,10 +300,12 @@ struct GateRun {
       found += checkBuild(descriptor, file: image.path)
       // The modules this library is: its own name and its exported types' modules.
       func isOwn(_ module: String) -> Bool {
-        module == descriptor.plugin
-          || (descriptor.modules + descriptor.targets).contains {
-            $0.utf8.starts(with: module.utf8) && $0.utf8.dropFirst(module.utf8.count).first == 0x2e
-          }
+        func inModule(_ type: String) -> Bool {
+          type.utf8.starts(with: module.utf8)
+            && type.utf8.dropFirst(module.utf8.count).first == 0x2e
+        }
+        return module == descriptor.plugin || descriptor.modules.contains(where: inModule)
+          || descriptor.targets.contains(where: inModule)
       }
       found += embeddedCopies(in: image, of: watched.filter { !isOwn($0) })
       if libraries[index].isCandidate && !descriptor.isContractLibrary
@@ -315,12 +334,17 @@ struct GateRun {
           .incompatibleBuild, file: file, field: field, line: descriptor.line(of: field),
           expected: expected, found: actual, hint: hint))
     }
-    compare(
-      "descriptor", "\(PluginDescriptor.format)", "\(descriptor.format)",
-      "the descriptor format differs; build the plugin with this host's Apiary")
-    compare(
-      "abi", host.abiHash.lowercased(), descriptor.abi.lowercased(),
-      "the plugin was built against another Apiary; rebuild it with this host's Apiary")
+    // Numbers and hashes compared before they are formatted: the texts are for a problem.
+    if descriptor.format != PluginDescriptor.format {
+      compare(
+        "descriptor", "\(PluginDescriptor.format)", "\(descriptor.format)",
+        "the descriptor format differs; build the plugin with this host's Apiary")
+    }
+    if descriptor.abi != host.abiHash {
+      compare(
+        "abi", host.abiHash.lowercased(), descriptor.abi.lowercased(),
+        "the plugin was built against another Apiary; rebuild it with this host's Apiary")
+    }
     compare(
       "compiler", host.compiler, descriptor.compiler,
       "the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux;"
@@ -344,13 +368,14 @@ struct GateRun {
   /// One problem per watched module whose type or protocol descriptors `image` defines.
   private func embeddedCopies(in image: ELFImage, of modules: [String]) -> [PluginProblem] {
     guard !modules.isEmpty else { return [] }
-    let names = modules.map { Array($0.utf8) }
-    var counts = [Int](repeating: 0, count: names.count)
-    var examples = [String](repeating: "", count: names.count)  // the first in name order
+    var counts = [Int](repeating: 0, count: modules.count)
+    var examples = [String](repeating: "", count: modules.count)  // the first in name order
     image.symbols.forEachSymbol { symbol, defined in
       guard defined, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
         let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
-        let which = names.firstIndex(where: { $0.elementsEqual(module) })
+        let which = modules.firstIndex(where: {
+          $0.utf8.count == module.count && $0.utf8.elementsEqual(module)
+        })
       else { return }
       counts[which] += 1
       let name = String(decoding: symbol, as: UTF8.self)
@@ -375,7 +400,7 @@ struct GateRun {
 
   /// The candidate's claims (name, version, sha256) against the library it names.
   private func checkClaims(
-    _ candidate: PluginCandidate, against index: Int, hashes: inout [Int: String]
+    _ candidate: PluginCandidate, against index: Int, hashes: inout [String]
   )
     -> [PluginProblem]
   {
@@ -409,8 +434,8 @@ struct GateRun {
     }
     if let expected = candidate.sha256?.lowercased(), library.image != nil {
       let actual: String
-      if let known = hashes[index] {
-        actual = known
+      if !hashes[index].isEmpty {
+        actual = hashes[index]
       } else {
         do throws(PluginProblem) {
           actual = try SHA256.hex(ofFile: library.path)

@@ -21,8 +21,9 @@ public struct HostFacts: Sendable, Hashable {
   /// Names (`DT_NEEDED` names or sonames, like `libswiftCore.so`) of libraries the host process
   /// has already loaded and that are not contract libraries: the Swift runtime, libc,
   /// `libApiary.so`. The loader binds a plugin's need for such a name to the loaded copy, so the
-  /// gate does not look for it on disk.
-  public var loadedLibraries: Set<String>
+  /// gate does not look for it on disk. An array, searched: a `Set` type new to the process
+  /// costs a metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
+  public var loadedLibraries: [String]
 
   /// Collects the host's facts; `machine` defaults to the one this code runs on.
   ///
@@ -33,7 +34,7 @@ public struct HostFacts: Sendable, Hashable {
   /// ```
   public init(
     apiaryVersion: SemanticVersion, abiHash: String, compiler: String, triple: String,
-    abiModules: [String], machine: ELFMachine = .host, loadedLibraries: Set<String> = []
+    abiModules: [String], machine: ELFMachine = .host, loadedLibraries: [String] = []
   ) {
     self.apiaryVersion = apiaryVersion
     self.abiHash = abiHash

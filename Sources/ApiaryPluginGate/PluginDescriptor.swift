@@ -91,13 +91,13 @@ public struct PluginDescriptor: Sendable, Hashable {
   }
 
   private init(_ parser: Parser, text: String) throws(Missing) {
-    guard let format = parser.format, let version = parser.version, let apiary = parser.apiary,
+    guard let format = parser.format, parser.parsedVersions == 3,
       let abi = parser.value(2), let compiler = parser.value(3), let triple = parser.value(4),
       let plugin = parser.value(5)
     else { throw Missing() }
     self.format = format
-    self.version = version
-    self.apiary = apiary
+    self.version = parser.version
+    self.apiary = parser.apiary
     self.plugin = plugin
     self.abi = abi
     self.compiler = compiler
@@ -128,8 +128,12 @@ public struct PluginDescriptor: Sendable, Hashable {
     var values = [String](repeating: "", count: singleKeys.count)
     var lines = [Int](repeating: 0, count: singleKeys.count)
     var format: Int?
-    var version: SemanticVersion?
-    var apiary: SemanticVersion?
+    /// The `version` and `apiary` lines; ``parsedVersions`` adds 1 once `version` parsed and 2
+    /// once `apiary` did (not optionals: a copy of an optional struct costs a metadata lookup
+    /// per call site the first time a process runs it, BENCHMARKS.md "Plugins").
+    var version = SemanticVersion(0, 0, 0)
+    var apiary = SemanticVersion(0, 0, 0)
+    var parsedVersions = 0
     var modules: [String] = []
     var targets: [String] = []
     var requires: [Requirement] = []
@@ -250,6 +254,7 @@ public struct PluginDescriptor: Sendable, Hashable {
         do throws(VersionSyntaxError) {
           let parsed = try SemanticVersion(value)
           if key == "apiary" { apiary = parsed } else { version = parsed }
+          parsedVersions |= key == "apiary" ? 2 : 1
         } catch {
           problem(line, key, "'\(value)' is not a SemVer version: \(error.reason)")
         }

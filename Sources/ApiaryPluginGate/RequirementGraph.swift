@@ -5,15 +5,13 @@ struct RequirementGraph {
   typealias Library = GateRun.Library
 
   let libraries: [Library]
-  /// The library that provides each plugin name: the first one in load order.
-  private var providers: [String: Int] = [:]
   /// For each library, the libraries its `requires` lines resolve to, and those lines (arrays
   /// of `Int`, not of tuples: each new array type costs a metadata instantiation in a fresh
   /// process, BENCHMARKS.md "Plugins").
   private var edges: [[Int]]
   private var edgeLines: [[Int]]
-  /// Libraries that got a problem here.
-  private(set) var faulted: Set<Int> = []
+  /// Libraries that got a problem here (searched, not a `Set`: see `GateRun.loadedNames`).
+  private(set) var faulted: [Int] = []
 
   init(_ libraries: [Library]) {
     self.libraries = libraries
@@ -24,10 +22,9 @@ struct RequirementGraph {
   /// Plugin names used by two libraries, and types exported by two libraries.
   mutating func duplicates() -> [PluginProblem] {
     var problems: [PluginProblem] = []
-    var exporters: [String: Int] = [:]
     for (index, library) in libraries.enumerated() {
       guard let descriptor = library.descriptor else { continue }
-      if let first = providers[descriptor.plugin] {
+      if let first = provider(of: descriptor.plugin), first != index {
         problems.append(
           refuse(
             index,
@@ -35,12 +32,10 @@ struct RequirementGraph {
               .duplicate, file: library.path, field: "plugin", line: descriptor.line(of: "plugin"),
               message: "plugin name '\(descriptor.plugin)' is also used by \(place(first))",
               hint: "each plugin is loaded once; remove one of the two, or rename one plugin")))
-      } else {
-        providers[descriptor.plugin] = index
       }
       for field in ["module", "target"] {
         for type in field == "module" ? descriptor.modules : descriptor.targets {
-          if let first = exporters[type], first != index {
+          if let first = exporter(of: type), first != index {
             problems.append(
               refuse(
                 index,
@@ -48,8 +43,6 @@ struct RequirementGraph {
                   .duplicate, file: library.path, field: field,
                   message: "type '\(type)' is also exported by \(place(first))",
                   hint: "a type may come from one library only; remove one of the two")))
-          } else {
-            exporters[type] = index
           }
         }
       }
@@ -66,7 +59,7 @@ struct RequirementGraph {
       for requirement in descriptor.requires where requirement.name != "apiary" {
         let name = requirement.name
         let bound = library.contracts.first { libraries[$0].descriptor?.plugin == name }
-        guard let provider = bound ?? providers[name],
+        guard let provider = bound ?? provider(of: name),
           let version = libraries[provider].descriptor?.version
         else {
           problems.append(
@@ -125,7 +118,9 @@ struct RequirementGraph {
           let members = Array(path[first...])
           let names = (members + [target]).map { libraries[$0].descriptor?.plugin ?? "?" }
           let line = edgeLines[target][next[first] - 1]
-          faulted.formUnion(members)  // all refused; the one problem below says why
+          for member in members where !faulted.contains(member) {
+            faulted.append(member)  // all refused; the one problem below says why
+          }
           problems.append(
             refuse(
               target,
@@ -142,7 +137,7 @@ struct RequirementGraph {
 
   /// Refuses, transitively, every library that needs a refused contract library or requires a
   /// refused plugin, with one problem each naming the refused one.
-  func propagate(refused: inout Set<Int>) -> [PluginProblem] {
+  func propagate(refused: inout [Int]) -> [PluginProblem] {
     var dependents = [[Int]](repeating: [], count: libraries.count)
     for index in libraries.indices {
       for target in edges[index] { dependents[target].append(index) }
@@ -155,7 +150,7 @@ struct RequirementGraph {
       let cause = queue[head]
       head += 1
       for dependent in dependents[cause] where !refused.contains(dependent) {
-        refused.insert(dependent)
+        refused.append(dependent)
         queue.append(dependent)
         let library = libraries[dependent]
         let name = libraries[cause].descriptor?.plugin ?? libraries[cause].subject ?? "?"
@@ -180,8 +175,22 @@ struct RequirementGraph {
     return "'\(name)' (library '\(library.path)', named in \(library.origin))"
   }
 
+  /// The library that provides plugin name `name`: the first one in load order. A search, not
+  /// a dictionary: see `GateRun.loadedNames`.
+  private func provider(of name: String) -> Int? {
+    libraries.firstIndex { $0.descriptor?.plugin == name }
+  }
+
+  /// The first library in load order that exports module or target type `type`.
+  private func exporter(of type: String) -> Int? {
+    libraries.firstIndex { library in
+      guard let descriptor = library.descriptor else { return false }
+      return descriptor.modules.contains(type) || descriptor.targets.contains(type)
+    }
+  }
+
   private mutating func refuse(_ index: Int, _ problem: PluginProblem) -> PluginProblem {
-    faulted.insert(index)
+    if !faulted.contains(index) { faulted.append(index) }
     return libraries[index].annotate(problem)
   }
 }

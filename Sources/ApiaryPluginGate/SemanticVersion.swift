@@ -25,64 +25,81 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
   /// let version = try SemanticVersion("2.1.0-rc.1")
   /// ```
   public init(_ text: String) throws(VersionSyntaxError) {
+    // One pass over the bytes with index loops: no arrays of ranges, closures or splits, which
+    // each cost a metadata instantiation or a page of code the first time a process parses a
+    // version (the host's own version, then each plugin's; BENCHMARKS.md, "Plugins").
     func fail(_ reason: String) -> VersionSyntaxError {
       VersionSyntaxError(input: text, reason: reason)
     }
     let bytes = Array(text.utf8)
     let plus = bytes.firstIndex(of: 0x2b) ?? bytes.count  // "+"
-    let dash = bytes[..<plus].firstIndex(of: 0x2d) ?? plus  // "-"
-    let build = try Self.identifiers(bytes, after: plus, what: "build metadata", fail)
-    let preRelease = try Self.identifiers(bytes[..<plus], after: dash, what: "pre-release", fail)
+    var dash = plus  // "-"
+    for index in 0..<plus where bytes[index] == 0x2d {
+      dash = index
+      break
+    }
+    let build =
+      plus < bytes.count
+      ? try Self.identifiers(bytes, plus + 1..<bytes.count, what: "build metadata", fail) : []
+    let preRelease =
+      dash < plus ? try Self.identifiers(bytes, dash + 1..<plus, what: "pre-release", fail) : []
     for identifier in preRelease
     where identifier.utf8.allSatisfy(Self.isDigit) && identifier.utf8.count > 1
       && identifier.utf8.first == 0x30
     {
       throw fail("numeric pre-release '\(identifier)' has a leading zero")
     }
-    let dots = bytes[..<dash].indices.filter { bytes[$0] == 0x2e }
-    guard dots.count == 2 else {
-      let parts = dots.count + 1
+    var dots = 0
+    var firstDot = dash
+    var secondDot = dash
+    for index in 0..<dash where bytes[index] == 0x2e {
+      if dots == 0 { firstDot = index } else if dots == 1 { secondDot = index }
+      dots += 1
+    }
+    guard dots == 2 else {
+      let parts = dots + 1
       throw fail(
         "expected MAJOR.MINOR.PATCH (like 1.2.3), found \(parts) part\(parts == 1 ? "" : "s")")
     }
-    var numbers = [0, 0, 0]
-    for (which, range) in [0..<dots[0], dots[0] + 1..<dots[1], dots[1] + 1..<dash].enumerated() {
-      let part = bytes[range]
-      let name = Self.partNames[which]
-      var shown: String { String(decoding: part, as: UTF8.self) }
-      guard !part.isEmpty, part.allSatisfy(Self.isDigit) else {
-        throw fail("\(name) version '\(shown)' is not a number")
+    func number(_ start: Int, _ end: Int, _ name: String) throws(VersionSyntaxError) -> Int {
+      var shown: String { String(decoding: bytes[start..<end], as: UTF8.self) }
+      var value = 0
+      for index in start..<end {
+        guard Self.isDigit(bytes[index]) else {
+          throw fail("\(name) version '\(shown)' is not a number")
+        }
+        if end - start < 19 { value = value * 10 + Int(bytes[index] - 0x30) }
       }
-      guard part.count == 1 || part.first != 0x30 else {
+      guard end > start else { throw fail("\(name) version '\(shown)' is not a number") }
+      guard end - start == 1 || bytes[start] != 0x30 else {
         throw fail("\(name) version '\(shown)' has a leading zero")
       }
-      guard part.count < 19 else { throw fail("\(name) version '\(shown)' is too large") }
-      numbers[which] = part.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+      guard end - start < 19 else { throw fail("\(name) version '\(shown)' is too large") }
+      return value
     }
-    self.init(numbers[0], numbers[1], numbers[2], preRelease: preRelease, build: build)
+    self.init(
+      try number(0, firstDot, "major"), try number(firstDot + 1, secondDot, "minor"),
+      try number(secondDot + 1, dash, "patch"), preRelease: preRelease, build: build)
   }
 
-  /// The dot-separated identifiers after the marker at `marker` (none if it is the end).
+  /// The dot-separated identifiers in `range` of `bytes` (at least one, maybe empty).
   private static func identifiers(
-    _ bytes: ArraySlice<UInt8>, after marker: Int, what: String,
-    _ fail: (String) -> VersionSyntaxError
+    _ bytes: [UInt8], _ range: Range<Int>, what: String, _ fail: (String) -> VersionSyntaxError
   ) throws(VersionSyntaxError) -> [String] {
-    guard marker < bytes.endIndex else { return [] }
-    return try bytes[(marker + 1)...].split(separator: 0x2e, omittingEmptySubsequences: false)
-      .map { (identifier) throws(VersionSyntaxError) -> String in
-        let text = String(decoding: identifier, as: UTF8.self)
-        guard !identifier.isEmpty else { throw fail("\(what) has an empty identifier") }
-        guard identifier.allSatisfy(isIdentifierByte) else {
-          throw fail("\(what) '\(text)' may hold only [0-9A-Za-z-]")
-        }
-        return text
+    var found: [String] = []
+    var start = range.lowerBound
+    while true {
+      var end = start
+      while end < range.upperBound && bytes[end] != 0x2e { end += 1 }
+      let text = String(decoding: bytes[start..<end], as: UTF8.self)
+      guard end > start else { throw fail("\(what) has an empty identifier") }
+      for index in start..<end where !isIdentifierByte(bytes[index]) {
+        throw fail("\(what) '\(text)' may hold only [0-9A-Za-z-]")
       }
-  }
-
-  private static func identifiers(
-    _ bytes: [UInt8], after marker: Int, what: String, _ fail: (String) -> VersionSyntaxError
-  ) throws(VersionSyntaxError) -> [String] {
-    try identifiers(bytes[...], after: marker, what: what, fail)
+      found.append(text)
+      guard end < range.upperBound else { return found }
+      start = end + 1
+    }
   }
 
   /// Makes a version from its parts, which must be valid (non-negative numbers, SemVer
@@ -142,8 +159,6 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     }
     return a.preRelease.count < b.preRelease.count
   }
-
-  private static let partNames = ["major", "minor", "patch"]
 
   private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 

@@ -39,7 +39,7 @@ enum PluginGate {
   /// libc): a plugin's need for one binds to the loaded copy. Taken at the first gate run, which
   /// comes before any plugin is opened, so no contract library is among them. (`:load` after
   /// boot checks contract libraries already loaded again, from the files the loader would use.)
-  static let loadedBeforePlugins: Set<String> = {
+  static let loadedBeforePlugins: [String] = {
     // The loader's own list, through dl_iterate_phdr (not in Swift's Glibc module, so found
     // with dlsym). Reading /proc/self/maps instead cost more than opening a plugin. Every libc
     // starts `struct dl_phdr_info` with `dlpi_addr` (an address), then `dlpi_name`.
@@ -47,7 +47,7 @@ enum PluginGate {
       @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) ->
       Int32
     typealias Iterate = @convention(c) (Visit, UnsafeMutableRawPointer?) -> Int32
-    var names: Set<String> = []
+    var names: [String] = []
     guard let symbol = dlsym(nil, "dl_iterate_phdr") else { return names }
     let iterate = unsafeBitCast(symbol, to: Iterate.self)
     _ = withUnsafeMutablePointer(to: &names) { names in
@@ -59,7 +59,7 @@ enum PluginGate {
           else { return 0 }
           let base = strrchr(path, 0x2f).map { UnsafePointer($0 + 1) } ?? path
           if strstr(base, ".so") != nil {
-            names.assumingMemoryBound(to: Set<String>.self).pointee.insert(String(cString: base))
+            names.assumingMemoryBound(to: [String].self).pointee.append(String(cString: base))
           }
           return 0
         }, names)

@@ -19,7 +19,7 @@ struct AcceptedPlugin: Sendable {
 /// The load gate's answer for a set of requests.
 struct PluginVerdict: Sendable {
   /// Accepted plugins by library path.
-  var accepted: [String: AcceptedPlugin] = [:]
+  var accepted = AcceptedPlugins()
   /// Every problem, with the library path it refuses.
   var problems: [(library: String, text: String)] = []
   /// Facts worth saying that refuse nothing (a plugin built in another configuration).
@@ -28,5 +28,30 @@ struct PluginVerdict: Sendable {
   /// The problems that refuse `library`.
   func reasons(for library: String) -> [String] {
     problems.filter { $0.library == library }.map(\.text)
+  }
+}
+
+/// Accepted plugins by library path: `accepted[path]`, `accepted[path] = nil`. Two arrays
+/// searched, not a dictionary: a verdict holds a few plugins, and a dictionary type new to the
+/// process costs a metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
+struct AcceptedPlugins: Sendable {
+  private var paths: [String] = []
+  private var plugins: [AcceptedPlugin] = []
+
+  subscript(path: String) -> AcceptedPlugin? {
+    get { paths.firstIndex(of: path).map { plugins[$0] } }
+    set {
+      if let index = paths.firstIndex(of: path) {
+        if let newValue {
+          plugins[index] = newValue
+        } else {
+          paths.remove(at: index)
+          plugins.remove(at: index)
+        }
+      } else if let newValue {
+        paths.append(path)
+        plugins.append(newValue)
+      }
+    }
   }
 }
