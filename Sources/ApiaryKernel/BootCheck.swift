@@ -32,21 +32,23 @@ package enum BootCheck {
     -> [ManifestProblem]
   {
     var problems: [ManifestProblem] = []
-    let base = module.source ?? SourceLocation(file: "module '\(module.name)'")
     func location(_ source: SourceLocation?, _ suffix: String) -> SourceLocation {
       if let source { return source }
-      var location = base
+      var location = module.source ?? SourceLocation(file: "module '\(module.name)'")
       location.keyPath += location.keyPath.isEmpty ? String(suffix.dropFirst()) : suffix
       return location
     }
     for (index, service) in module.services.enumerated() {
       guard let type = catalog.lookup(service.implementation) else { continue }
-      var at = location(service.source, ".services[\(index)]")
-      at.keyPath += ".implementation"
+      func at() -> SourceLocation {
+        var at = location(service.source, ".services[\(index)]")
+        at.keyPath += ".implementation"
+        return at
+      }
       if !(type is any Injectable.Type) {
         problems.append(
           ManifestProblem(
-            .notLinkable, at: at,
+            .notLinkable, at: at(),
             "service implementation '\(service.implementation)' is not Injectable; expected a "
               + "final class conforming to Apiary.Injectable with init(resolver:)"))
       } else if let protocolType = catalog.lookup(service.protocolName),
@@ -54,7 +56,7 @@ package enum BootCheck {
       {
         problems.append(
           ManifestProblem(
-            .notLinkable, at: at,
+            .notLinkable, at: at(),
             "service implementation \(service.implementation) does not conform to "
               + "\(service.protocolName)"))
       }

@@ -25,7 +25,8 @@ package struct BootPlan: Sendable {
     var waitingOn = [Int](repeating: 0, count: enabled.count)
     var dependents = [[Int]](repeating: [], count: enabled.count)
     for (position, module) in enabled.enumerated() {
-      for dependency in Set(module.dependencies) {
+      // A repeated dependency counts twice here and is counted down twice, so it needs no set.
+      for dependency in module.dependencies {
         guard let dependencyPosition = index[dependency] else {
           throw .unknownDependency(module: module.name, dependency: dependency)
         }
@@ -63,14 +64,21 @@ package struct BootPlan: Sendable {
   /// plan.dormantModules()  // ["search"]
   /// ```
   package func dormantModules() -> Set<String> {
-    guard modules.contains(where: \.isLazy) else { return [] }
+    Set(zip(modules, dormantFlags()).lazy.filter(\.1).map(\.0.name))
+  }
+
+  /// For each module of ``modules``, in order, whether it stays dormant at boot (see
+  /// ``dormantModules()``): the kernel splits its boot with it, without a lookup by name.
+  package func dormantFlags() -> [Bool] {
+    var dormant = [Bool](repeating: false, count: modules.count)
+    guard modules.contains(where: \.isLazy) else { return dormant }
     var needed = Set<String>()
-    var dormant = Set<String>()
     // Dependents come after their dependencies, so walking backwards sees every module's
     // dependents before the module itself.
-    for module in modules.reversed() {
+    for position in modules.indices.reversed() {
+      let module = modules[position]
       if module.isLazy, !needed.contains(module.name) {
-        dormant.insert(module.name)
+        dormant[position] = true
       } else {
         needed.formUnion(module.dependencies)
       }

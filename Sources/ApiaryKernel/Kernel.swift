@@ -115,6 +115,8 @@ public actor Kernel {
     self.events = EventBus(profiler: profiler)
     self.observer = observer
     self.order = plan.modules.map(\.name)
+    states.reserveCapacity(order.count)
+    orderKeys.reserveCapacity(order.count)
     for module in plan.modules {
       states[module.name] = .planned
       orderKeys[module.name] = Self.orderKey(module)
@@ -199,12 +201,11 @@ public actor Kernel {
     bootedAt = clock.now
     do {
       try link()
-      let sleepers = plan.dormantModules()
-      let eager =
-        sleepers.isEmpty ? plan.modules : plan.modules.filter { !sleepers.contains($0.name) }
-      if !sleepers.isEmpty {
-        try registerDormant(plan.modules.filter { sleepers.contains($0.name) })
+      var (eager, sleepers): ([ModuleManifest], [ModuleManifest]) = ([], [])
+      for (manifest, isDormant) in zip(plan.modules, plan.dormantFlags()) {
+        if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
       }
+      try registerDormant(sleepers)
       try await setUpAll(eager)
       try buildEagerSingletons()
       try checkStop("boot")
@@ -213,7 +214,7 @@ public actor Kernel {
       try await readyAll(woken.isEmpty ? startOrder : startOrder.filter { !woken.contains($0) })
       try checkStop("boot")
       phase = .running
-      startInBackground(order)
+      startInBackground(plan.modules.compactMap { $0.activation == .background ? $0.name : nil })
     } catch {
       await rollBack()
       phase = .stopped
@@ -228,10 +229,18 @@ public actor Kernel {
     var required: [ManifestProblem] = []
     for manifest in plan.modules {
       let problems = BootCheck.problems(manifest, catalog: catalog)
+      guard !problems.isEmpty else { continue }
       linkProblems[manifest.name] = problems
       if !manifest.isOptional { required += problems }
     }
     if !required.isEmpty { throw .invalidManifests(required) }
+  }
+
+  /// The ``BootCheck`` problems of a module about to be set up or put to sleep: during boot,
+  /// those ``link()`` found; afterwards (a module added at run time), checked now.
+  private func takeLinkProblems(_ manifest: ModuleManifest) -> [ManifestProblem] {
+    guard phase == .booting else { return BootCheck.problems(manifest, catalog: catalog) }
+    return linkProblems.isEmpty ? [] : linkProblems.removeValue(forKey: manifest.name) ?? []
   }
 
   /// Creates each module, then, on a hook lane, binds its manifest services and targets and runs
@@ -248,9 +257,7 @@ public actor Kernel {
         unavailable.withLock { $0[manifest.name] = "was skipped" }
         continue
       }
-      let problems =
-        linkProblems.removeValue(forKey: manifest.name)
-        ?? BootCheck.problems(manifest, catalog: catalog)
+      let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
         unavailable.withLock { $0[manifest.name] = "failed" }
@@ -683,33 +690,32 @@ public actor Kernel {
   /// event, all owned by the module; no module code runs. A module that does not link fails
   /// here, as it would in `setUp`.
   private func registerDormant(_ modules: [ModuleManifest]) throws(KernelError) {
+    dormant.reserveCapacity(dormant.count + modules.count)
     for manifest in modules {
-      let problems =
-        linkProblems.removeValue(forKey: manifest.name)
-        ?? BootCheck.problems(manifest, catalog: catalog)
+      let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
         continue
       }
-      guard catalog.lookup(manifest.type) is any Module.Type else {
+      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
         let error = KernelError.unresolvedType(
           module: manifest.name, type: manifest.type,
           foundButNotModule: catalog.lookup(manifest.type) != nil)
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest)
+      try sleep(manifest, hasHooks: type.hasHooks)
     }
   }
 
   /// Registers one lazy module's placeholders and marks it dormant. Its context is made when it
-  /// wakes, so a module that never wakes costs its placeholders and nothing else.
-  private func sleep(_ manifest: ModuleManifest) throws(KernelError) {
+  /// wakes, so a module that never wakes costs its placeholders and nothing else. A module
+  /// without hooks (`hasHooks`) can wake on the trigger's own thread.
+  private func sleep(_ manifest: ModuleManifest, hasHooks: Bool) throws(KernelError) {
     let name = manifest.name
-    let hookless = (catalog.lookup(manifest.type) as? any Module.Type).map { !$0.hasHooks }
     let atOnce: Wake.AtOnce? =
-      hookless == true
-      ? { @Sendable [weak self] trigger in self?.wakeAtOnce(name, trigger: trigger) } : nil
+      hasHooks
+      ? nil : { @Sendable [weak self] trigger in self?.wakeAtOnce(name, trigger: trigger) }
     let wake = Wake(on: executor, atOnce: atOnce) {
       [weak self] trigger, nested throws(ActivationError) in
       guard let self else {
@@ -845,7 +851,8 @@ public actor Kernel {
       } else if stopping {
         states[name] = .stopped
       } else {
-        try? sleep(manifest)
+        let type = catalog.lookup(manifest.type) as? any Module.Type
+        try? sleep(manifest, hasHooks: type?.hasHooks ?? true)
       }
       return failure(failedIn, error)
     }
@@ -949,7 +956,7 @@ public actor Kernel {
       if manifest.isOptional {
         states[name] = .failed(phase: Self.phase(of: error), reason: "\(error)")
       } else {
-        try? sleep(manifest)
+        try? sleep(manifest, hasHooks: false)
       }
       return .failure(
         ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))

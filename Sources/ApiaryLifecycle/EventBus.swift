@@ -116,8 +116,11 @@ public final class EventBus: Sendable {
       // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
       // in boot order, so the search from the end stops at once, and the list is changed in
       // place rather than copied: subscribing n modules to one event stays linear.
-      let position = state.byEvent[name]?.lastIndex { $0.rank <= subscription.rank }
-      state.byEvent[name, default: []].insert(subscription, at: position.map { $0 + 1 } ?? 0)
+      func insert(into list: inout [Subscription]) {
+        let position = list.lastIndex { $0.rank <= subscription.rank }
+        list.insert(subscription, at: position.map { $0 + 1 } ?? 0)
+      }
+      insert(into: &state.byEvent[name, default: []])
       return id
     }
     return EventSubscription(bus: storage, event: name, id: id)

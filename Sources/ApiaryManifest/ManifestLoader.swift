@@ -83,8 +83,12 @@ package struct ManifestLoader: Sendable {
     // The application manifest is never read as a module file, even when `modules` lists the
     // directory it is in.
     // Files are recognised by a normalised spelling; only the listed paths are normalised, not
-    // every file, since per-file path work shows in the boot time of many small manifests.
-    var seen: Set<String> = [Self.normalized(appFile)]
+    // every file, since per-file path work shows in the boot time of many small manifests. One
+    // listed path cannot name a file twice, so it is only compared with the application file.
+    let appKey = Self.normalized(appFile)
+    var seen: Set<String> = [appKey]
+    let single = modulePaths.count == 1
+    func isNew(_ key: String) -> Bool { single ? key != appKey : seen.insert(key).inserted }
     let limits = set.application?.limits ?? .default
     // Without `allowOutsidePaths`, each path must resolve inside the real manifests directory.
     let root =
@@ -97,7 +101,7 @@ package struct ManifestLoader: Sendable {
       }
       let prefix = Self.normalized(target)
       for (file, name) in Self.moduleFiles(at: target, location, &set.problems)
-      where seen.insert(name.map { Self.join(prefix, $0) } ?? prefix).inserted {
+      where isNew(name.map { Self.join(prefix, $0) } ?? prefix) {
         set.files.append(file)
         let decoded: ManifestSet
         switch Self.contents(of: file, limits: limits, inside: root) {
@@ -247,6 +251,8 @@ package struct ManifestLoader: Sendable {
         return problem(.unreadable, "cannot read this file")
       }
       filled += count
+      // The size fstat gave, read with room to spare: the end, without one more `read`.
+      if filled == Int(status.st_size), filled < data.count { return .success(data.prefix(filled)) }
     }
   }
 

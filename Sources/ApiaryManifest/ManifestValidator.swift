@@ -47,6 +47,10 @@ package struct ManifestValidator {
   ) {
     var firstByName: [String: Int] = [:]
     firstByName.reserveCapacity(modules.count)
+    // The dependency graph of enabled modules, by index, for the cycle check; a repeated name
+    // has no edges (it is reported as a duplicate).
+    var edges = [[Int]](repeating: [], count: modules.count)
+    var isFirst = [Bool](repeating: false, count: modules.count)
     for (index, module) in modules.enumerated() {
       if let first = firstByName[module.name] {
         problems.append(
@@ -56,11 +60,12 @@ package struct ManifestValidator {
               + "\(Self.location(modules[first]))"))
       } else {
         firstByName[module.name] = index
+        isFirst[index] = true
       }
     }
     var suggestionsLeft = 100
     var typeProblems = (checkTypes?(modules.filter(\.isEnabled)) ?? []).makeIterator()
-    for module in modules where module.isEnabled {
+    for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (position, dependency) in module.dependencies.enumerated() {
         func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
         if dependency == module.name {
@@ -68,7 +73,9 @@ package struct ManifestValidator {
             ManifestProblem(
               .selfDependency, at: location(), "module '\(module.name)' depends on itself"))
         } else if let index = firstByName[dependency] {
-          if !modules[index].isEnabled {
+          if modules[index].isEnabled {
+            if isFirst[moduleIndex] { edges[moduleIndex].append(index) }
+          } else {
             problems.append(
               ManifestProblem(
                 .disabledDependency, at: location(),
@@ -90,7 +97,7 @@ package struct ManifestValidator {
       problems += typeProblems.next() ?? []
       checkActivation(module)
     }
-    checkCycles(modules, firstByName)
+    checkCycles(modules, edges)
     checkServicesAndTargets(modules)
   }
 
@@ -251,17 +258,8 @@ package struct ManifestValidator {
   // MARK: Cycles
 
   /// Reports one cycle per strongly connected component of the enabled dependency graph
-  /// (Tarjan's algorithm, iterative, so deep graphs cannot overflow the stack).
-  private mutating func checkCycles(_ modules: [ModuleManifest], _ firstByName: [String: Int]) {
-    var edges = [[Int]](repeating: [], count: modules.count)
-    for (index, module) in modules.enumerated() where module.isEnabled {
-      guard firstByName[module.name] == index else { continue }
-      edges[index] = module.dependencies.compactMap { name in
-        guard let target = firstByName[name], target != index, modules[target].isEnabled
-        else { return nil }
-        return target
-      }
-    }
+  /// `edges` (Tarjan's algorithm, iterative, so deep graphs cannot overflow the stack).
+  private mutating func checkCycles(_ modules: [ModuleManifest], _ edges: [[Int]]) {
     for cycle in Self.cycles(edges) {
       let names = (cycle + [cycle[0]]).map { modules[$0].name }
       let start = modules[cycle[0]]

@@ -52,48 +52,113 @@ import ApiarySupport
 /// }
 /// ```
 package struct ModuleManifest: Sendable, Hashable {
+  /// The fields, shared by every copy of this manifest until one of them changes: a manifest
+  /// is copied into the boot plan, the validator's lists and the kernel's tables, and a copy
+  /// costs one reference count instead of one per field.
+  private var storage: Storage
+
   /// Unique name of the module within the application.
-  public var name: String
+  public var name: String {
+    get { storage.fields.name }
+    set { update { $0.name = newValue } }
+  }
   /// The Swift type implementing ``Module``, written `ModuleName.TypeName`.
-  public var type: String
-  public var level: Level
+  public var type: String {
+    get { storage.fields.type }
+    set { update { $0.type = newValue } }
+  }
+  public var level: Level {
+    get { storage.fields.level }
+    set { update { $0.level = newValue } }
+  }
   /// Higher starts earlier among modules of the same level whose dependencies allow it.
-  public var priority: Int
+  public var priority: Int {
+    get { storage.fields.priority }
+    set { update { $0.priority = newValue } }
+  }
   /// Names of modules that must start before this one.
-  public var dependencies: [String]
+  public var dependencies: [String] {
+    get { storage.fields.dependencies }
+    set { update { $0.dependencies = newValue } }
+  }
   /// Start concurrently with other async modules as soon as dependencies have started.
-  public var isAsync: Bool
+  public var isAsync: Bool {
+    get { storage.fields.isAsync }
+    set { update { $0.isAsync = newValue } }
+  }
   /// Seconds the module's `start` may take before it is failed.
-  public var startTimeout: Double
+  public var startTimeout: Double {
+    get { storage.fields.startTimeout }
+    set { update { $0.startTimeout = newValue } }
+  }
   /// A disabled module is not loaded at all.
-  public var isEnabled: Bool
+  public var isEnabled: Bool {
+    get { storage.fields.isEnabled }
+    set { update { $0.isEnabled = newValue } }
+  }
   /// An optional module that fails is marked failed and the application goes on without it.
-  public var isOptional: Bool
+  public var isOptional: Bool {
+    get { storage.fields.isOptional }
+    set { update { $0.isOptional = newValue } }
+  }
   /// Free-form configuration, read through ``ModuleContext/config``.
-  public var config: [String: JSONValue]
+  public var config: [String: JSONValue] {
+    get { storage.fields.config }
+    set { update { $0.config = newValue } }
+  }
   /// Services this module binds in the container.
-  public var services: [ServiceManifest]
+  public var services: [ServiceManifest] {
+    get { storage.fields.services }
+    set { update { $0.services = newValue } }
+  }
   /// Targets this module exposes to the mediator.
-  public var targets: [TargetManifest]
+  public var targets: [TargetManifest] {
+    get { storage.fields.targets }
+    set { update { $0.targets = newValue } }
+  }
   /// The plugin library this module's type is loaded from; nil when the host has the type.
-  public var plugin: PluginReference?
+  public var plugin: PluginReference? {
+    get { storage.fields.plugin }
+    set { update { $0.plugin = newValue } }
+  }
   /// The file and key path this module was declared at.
-  public var source: SourceLocation?
+  public var source: SourceLocation? {
+    get { storage.fields.source }
+    set { update { $0.source = newValue } }
+  }
   /// When the module is set up and started: at boot, or on first use.
-  public var activation: Activation
+  public var activation: Activation {
+    get { storage.fields.activation }
+    set { update { $0.activation = newValue } }
+  }
   /// Custom events whose first post wakes a lazy module (the event is then delivered to it).
-  public var activationEvents: [String]
+  public var activationEvents: [String] {
+    get { storage.fields.activationEvents }
+    set { update { $0.activationEvents = newValue } }
+  }
   /// Where the module runs: in the host's process, or in a child process behind the wire
   /// protocol (`docs/wire-protocol.md`).
-  package var placement: Placement
+  package var placement: Placement {
+    get { storage.fields.placement }
+    set { update { $0.placement = newValue } }
+  }
   /// For a process-placed module not written in Swift: the program and its arguments, started
   /// in place of `apiary child`. Elements starting with `./` or `../` are relative to the
   /// manifest file's directory.
-  package var command: [String]?
+  package var command: [String]? {
+    get { storage.fields.command }
+    set { update { $0.command = newValue } }
+  }
   /// What the host does when the module's child process ends on its own.
-  package var restart: RestartPolicy
+  package var restart: RestartPolicy {
+    get { storage.fields.restart }
+    set { update { $0.restart = newValue } }
+  }
   /// The ping that finds a hung child process; nil for none.
-  package var healthCheck: HealthCheckManifest?
+  package var healthCheck: HealthCheckManifest? {
+    get { storage.fields.healthCheck }
+    set { update { $0.healthCheck = newValue } }
+  }
 
   /// Seconds a module's `start` may take when its manifest does not say.
   public static let defaultStartTimeout: Double = 10
@@ -120,26 +185,57 @@ package struct ModuleManifest: Sendable, Hashable {
     restart: RestartPolicy = .never,
     healthCheck: HealthCheckManifest? = nil
   ) {
-    self.name = name
-    self.type = type
-    self.level = level
-    self.priority = priority
-    self.dependencies = dependencies
-    self.isAsync = isAsync
-    self.startTimeout = startTimeout
-    self.isEnabled = isEnabled
-    self.isOptional = isOptional
-    self.config = config
-    self.services = services
-    self.targets = targets
-    self.plugin = plugin
-    self.source = source
-    self.activation = activation
-    self.activationEvents = activationEvents
-    self.placement = placement
-    self.command = command
-    self.restart = restart
-    self.healthCheck = healthCheck
+    self.storage = Storage(
+      Fields(
+        name: name, type: type, level: level, priority: priority, dependencies: dependencies,
+        isAsync: isAsync, startTimeout: startTimeout, isEnabled: isEnabled, isOptional: isOptional,
+        config: config, services: services, targets: targets, plugin: plugin, source: source,
+        activation: activation, activationEvents: activationEvents, placement: placement,
+        command: command, restart: restart, healthCheck: healthCheck))
+  }
+
+  /// Every field of a manifest, stored once in a ``Storage``.
+  private struct Fields: Sendable, Hashable {
+    var name: String
+    var type: String
+    var level: Level
+    var priority: Int
+    var dependencies: [String]
+    var isAsync: Bool
+    var startTimeout: Double
+    var isEnabled: Bool
+    var isOptional: Bool
+    var config: [String: JSONValue]
+    var services: [ServiceManifest]
+    var targets: [TargetManifest]
+    var plugin: PluginReference?
+    var source: SourceLocation?
+    var activation: Activation
+    var activationEvents: [String]
+    var placement: Placement
+    var command: [String]?
+    var restart: RestartPolicy
+    var healthCheck: HealthCheckManifest?
+  }
+
+  /// Immutable, so reading a field needs no exclusivity check; a change makes a new one.
+  private final class Storage: Sendable {
+    let fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  private mutating func update(_ change: (inout Fields) -> Void) {
+    var fields = storage.fields
+    change(&fields)
+    storage = Storage(fields)
+  }
+
+  package static func == (lhs: ModuleManifest, rhs: ModuleManifest) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    storage.fields.hash(into: &hasher)
   }
 
   /// Where a module runs.

@@ -6,16 +6,15 @@
 /// isASCIIName("_Notes", underscoreFirst: true, also: "_")  // Swift identifiers
 /// isASCIIName("x-notebook+v1", also: "+-.")              // URL schemes
 /// ```
-package func isASCIIName(
+@inlinable package func isASCIIName(
   _ text: some StringProtocol, underscoreFirst: Bool = false, also allowed: String
 ) -> Bool {
   func isLetter(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
   }
   func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-  let extra = Array(allowed.utf8)
   guard let first = text.utf8.first,
     isLetter(first) || (underscoreFirst && first == UInt8(ascii: "_"))
   else { return false }
-  return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || extra.contains($0) }
+  return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || allowed.utf8.contains($0) }
 }

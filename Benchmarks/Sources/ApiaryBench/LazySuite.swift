@@ -1,8 +1,11 @@
 import Apiary
+import ApiaryCommands
 import Foundation
 
 /// Lazy activation (issue 14): the boot of 10,000 generated modules of which nine in ten are
-/// lazy, per module, against listing, reading and parsing their manifests in the same run; and
+/// lazy, per module, as `apiary run` boots them (``EmbeddedHost/kernel(manifestsAt:)``: load,
+/// gate, validate, plan; then `boot()`), against listing, reading and parsing their manifests
+/// in the same run; and
 /// the first call to a target of a dormant module without hooks (which wakes it), against a
 /// call to a running one. Floor and kernel runs alternate, as in ``LifecycleSuite``.
 enum LazySuite {
@@ -34,7 +37,7 @@ enum LazySuite {
       let parse = LifecycleSuite.floor("\(generated.directory)/modules", catalog: catalog).parse
       do {
         let began = Harness.now()
-        let kernel = try Kernel(manifestsAt: generated.directory, catalog: catalog)
+        let kernel = try EmbeddedHost.kernel(manifestsAt: generated.directory)
         try await kernel.boot()
         let booted = Harness.now()
         let dormant = await modules - kernel.startedModules.count

@@ -96,6 +96,7 @@ package enum ProcessPlacement {
     let placed = Dictionary(
       modules.filter { $0.isEnabled && $0.placement == .process && !$0.services.isEmpty }
         .map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    guard !placed.isEmpty else { return [] }
     var problems: [ManifestProblem] = []
     for module in modules where module.isEnabled {
       for (index, dependency) in module.dependencies.enumerated() {
