@@ -45,6 +45,27 @@ import Testing
     close(fds[0])
   }
 
+  /// A frame that arrives in pieces is taken only once all of it is there; reading without
+  /// waiting tells "nothing yet" from the end.
+  @Test func bufferedFramesAreWholeFrames() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    defer { close(fds[0]) }
+    var reader = FrameReader(descriptor: fds[0])
+    #expect(try reader.fill(waiting: false) == .nothing)
+    for piece in ["Content-Len", "gth: 2\r\n\r\n{", "}Content-Length: 0\r\n\r\n"] {
+      #expect(try reader.buffered() == nil)
+      var bytes = Array(piece.utf8)
+      _ = write(fds[1], &bytes, bytes.count)
+      #expect(try reader.fill(waiting: false) == .bytes)
+    }
+    #expect(try reader.buffered() == Array("{}".utf8))
+    #expect(try reader.buffered() == [])
+    #expect(try reader.buffered() == nil)
+    close(fds[1])
+    #expect(try reader.fill(waiting: false) == .end)
+  }
+
   @Test func malformedFramesAreTypedErrors() {
     #expect(throws: FrameError.missingLength) { try frames("X: 1\r\n\r\n{}") }
     #expect(throws: FrameError.truncated) { try frames("Content-Length: 10\r\n\r\n{}") }

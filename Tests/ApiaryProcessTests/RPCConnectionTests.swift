@@ -19,13 +19,15 @@ private struct Pair {
   let child: RPCConnection
   let descriptors: [Int32]
 
-  init() throws {
+  /// `hostSpin`: the host's spin window; tests that need a synchronous caller to read until
+  /// its answer arrives pass ``longSpin``.
+  init(hostSpin: UInt64? = nil) throws {
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
       throw ConnectionClosed(reason: "socketpair failed")
     }
     descriptors = fds
-    host = RPCConnection(reading: fds[0], writing: fds[0])
+    host = RPCConnection(reading: fds[0], writing: fds[0], spinWindow: hostSpin)
     child = RPCConnection(reading: fds[1], writing: fds[1])
   }
 
@@ -204,6 +206,127 @@ private struct Pair {
     await gates.open(0)
   }
 
+  /// A synchronous caller reads the connection while it waits: an answer to an earlier
+  /// `await`ed call that arrives first reaches its caller, and a request from the child that
+  /// comes meanwhile is read by the synchronous caller (answered on a worker, not on the
+  /// reader thread, whose watch is off), then the caller gets its own answer.
+  @Test func synchronousCallerReadsAnEarlierAnswerBeforeItsOwn() async throws {
+    let pair = try Pair(hostSpin: longSpin)
+    let (host, child) = (pair.host, pair.child)
+    let earlier = Gates(count: 1)
+    let own = Gates(count: 1)
+    host.start(
+      handler: { _, _ in ReaderThread.isReading(for: host) ? "reader thread" : "worker" },
+      inline: { $0 == "probe" })
+    child.start { method, _ in
+      if method == "earlier" {
+        try awaitBlocking { await earlier.arrive(0) }
+        return "earlier answer"
+      }
+      let probe = try child.callBlocking("probe")
+      try awaitBlocking { await own.arrive(0) }
+      return probe
+    }
+    async let first = host.call("earlier")
+    await earlier.allArrived()
+    async let second = onThread { try host.callBlocking("own") }
+    await own.allArrived()  // the caller reads now: it read the probe
+    await earlier.open(0)
+    #expect(try await first == .string("earlier answer"))
+    await own.open(0)
+    #expect(try await second.get() == .string("worker"))
+    pair.breakChild()
+  }
+
+  /// Notifications and requests from the child that arrive while a synchronous caller reads
+  /// are served (the child's answer depends on the host's), and the caller still gets its
+  /// answer.
+  @Test func childMessagesAreServedWhileASynchronousCallerReads() async throws {
+    let pair = try Pair(hostSpin: longSpin)
+    let (host, child) = (pair.host, pair.child)
+    let noted = Checkpoints()
+    let notes = Locked<[String]>([])
+    host.start { method, params in
+      switch method {
+      case "note":
+        notes.withLock { $0.append(params["text"]?.stringValue ?? "") }
+        noted.pass(1)
+        return nil
+      case "double": return (params["n"]?.intValue ?? 0) * 2
+      default: return nil
+      }
+    }
+    child.start { _, params in
+      try child.notify("note", ["text": "asked"])
+      let doubled = try child.callBlocking("double", ["n": params["n"]?.intValue ?? 0])
+      return (doubled.intValue ?? 0) + 1
+    }
+    let answer = await onThread { try host.callBlocking("ask", ["n": 20]) }
+    #expect(try answer.get() == .int(41))
+    try await noted.reached(1)
+    #expect(notes.withLock { $0 } == ["asked"])
+    pair.breakChild()
+  }
+
+  /// Two synchronous callers at once: one reads, the other waits; the second one's answer,
+  /// arriving first, is read by the first and still reaches the second.
+  @Test func twoSynchronousCallersEachGetTheirOwnAnswer() async throws {
+    let pair = try Pair(hostSpin: longSpin)
+    let host = pair.host
+    let gates = Gates(count: 2)
+    host.start { _, _ in nil }
+    pair.child.start { _, params in
+      let index = params["index"]?.intValue ?? -1
+      try awaitBlocking { await gates.arrive(index) }
+      return index * 10
+    }
+    async let first = onThread { try host.callBlocking("work", ["index": 0]) }
+    async let second = onThread { try host.callBlocking("work", ["index": 1]) }
+    await gates.allArrived()
+    await gates.open(1)
+    #expect(try await second.get() == .int(10))
+    await gates.open(0)
+    #expect(try await first.get() == .int(0))
+    pair.breakChild()
+  }
+
+  /// The child dies while a synchronous caller reads: the caller reads the end itself, and its
+  /// call fails with the owner's error (the host names the child's exit there), not a hang.
+  @Test func childDyingWhileASynchronousCallerReadsFailsTheCall() async throws {
+    struct ChildDied: Error, Equatable { let reason: String }
+    let pair = try Pair(hostSpin: longSpin)
+    let host = pair.host
+    let gates = Gates(count: 1)
+    host.start(handler: { _, _ in nil }, ended: { ChildDied(reason: "signal 9 after \($0)") })
+    pair.child.start { _, _ in
+      try awaitBlocking { await gates.arrive(0) }
+      return nil
+    }
+    async let outcome = onThread { try host.callBlocking("hang") }
+    await gates.allArrived()
+    pair.breakChild()
+    let result = await outcome
+    #expect(throws: ChildDied(reason: "signal 9 after end of input")) { try result.get() }
+    #expect(host.hasEnded)
+    await gates.open(0)
+  }
+
+  /// A synchronous caller that reads still ends its call at its time limit.
+  @Test func synchronousCallerThatReadsStillTimesOut() async throws {
+    let pair = try Pair(hostSpin: longSpin)
+    let host = pair.host
+    let gates = Gates(count: 1)
+    host.start { _, _ in nil }
+    pair.child.start { _, _ in
+      try awaitBlocking { await gates.arrive(0) }
+      return nil
+    }
+    let outcome = await onThread { try host.callBlocking("hang", seconds: 0.01) }
+    #expect(throws: CallTimedOut(method: "hang", seconds: 0.01)) { try outcome.get() }
+    await gates.open(0)
+    pair.breakChild()
+  }
+
   @Test func unrepresentableParametersAreRefusedBeforeSending() async throws {
     struct Opaque {}
     let pair = try Pair()
@@ -216,6 +339,22 @@ private struct Pair {
     #expect(error?.path == ".when (Opaque)")
     #expect(pair.host.inFlightCount == 0)
     pair.breakChild()
+  }
+}
+
+/// A spin window longer than any test: a synchronous caller that takes the read side keeps it
+/// until its answer arrives, so the thread that reads each frame is certain.
+private let longSpin: UInt64 = 60_000_000_000
+
+/// Runs a synchronous call on a thread of its own, as a module's synchronous code does (it
+/// blocks that thread, not one of Swift's).
+private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<
+  T, any Error
+> {
+  await withCheckedContinuation { continuation in
+    Thread {
+      continuation.resume(returning: Result { try body() })
+    }.start()
   }
 }
 

@@ -11,6 +11,10 @@ import ApiarySupport
 /// Reads LSP-style frames from a file descriptor: header lines `Name: value` ended by `\r\n`,
 /// an empty line, then exactly `Content-Length` bytes of body.
 ///
+/// ``next()`` blocks until a whole frame has arrived. A reader that must not block (an
+/// ``RPCConnection`` spinning on its input) takes the frames already read with ``buffered()``
+/// and reads more with ``fill(waiting:)``.
+///
 /// ```swift
 /// var reader = FrameReader(descriptor: pipe.read)
 /// while let body = try reader.next() { handle(body) }
@@ -18,6 +22,8 @@ import ApiarySupport
 package struct FrameReader {
   /// The largest body accepted; a peer announcing more is broken or hostile.
   package static let maximumBodySize = 64 << 20
+  /// The longest header accepted.
+  static let maximumHeaderSize = 8192
 
   private let descriptor: Int32
   private var buffer: [UInt8] = []
@@ -30,16 +36,26 @@ package struct FrameReader {
     buffer.reserveCapacity(1 << 16)
   }
 
-  /// The next frame's body, or nil at end of input between frames.
+  /// The next frame's body, waiting for it; nil at end of input between frames.
   package mutating func next() throws(FrameError) -> [UInt8]? {
-    var length: Int?
     while true {
-      guard let line = try readLine() else {
-        if length == nil, start == buffer.count { return nil }
-        throw .truncated
+      if let body = try buffered() { return body }
+      if try fill(waiting: true) == .end { return nil }
+    }
+  }
+
+  /// The next frame's body if all of it has been read, else nil (nothing is consumed).
+  package mutating func buffered() throws(FrameError) -> [UInt8]? {
+    guard let end = headerEnd() else {
+      guard buffer.count - start <= Self.maximumHeaderSize else {
+        throw .badHeader("a header over 8 KiB")
       }
-      if line.isEmpty { break }
-      let text = String(decoding: line, as: UTF8.self)
+      return nil
+    }
+    var length: Int?
+    for line in buffer[start..<end].split(separator: 10) {
+      let text = String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
+      guard !text.isEmpty else { continue }
       guard let colon = text.firstIndex(of: ":") else { throw .badHeader(text) }
       let name = text[..<colon].lowercased()
       let value = text[text.index(after: colon)...].trimmingPrefix(" ")
@@ -50,35 +66,26 @@ package struct FrameReader {
       }
     }
     guard let length else { throw .missingLength }
-    while buffer.count - start < length {
-      guard try fill() else { throw .truncated }
-    }
-    let body = Array(buffer[start..<start + length])
-    start += length
-    return body
+    let bodyStart = end + 4
+    guard buffer.count - bodyStart >= length else { return nil }
+    start = bodyStart + length
+    return Array(buffer[bodyStart..<start])
   }
 
-  /// A header line without its `\r\n`, or nil at end of input.
-  private mutating func readLine() throws(FrameError) -> ArraySlice<UInt8>? {
-    var scanned = start
-    while true {
-      while scanned + 1 < buffer.count {
-        if buffer[scanned] == 13, buffer[scanned + 1] == 10 {
-          let line = buffer[start..<scanned]
-          start = scanned + 2
-          return line
-        }
-        scanned += 1
-      }
-      guard buffer.count - start < 8192 else { throw .badHeader("a header line over 8 KiB") }
-      let offset = scanned - start
-      guard try fill() else { return nil }
-      scanned = start + offset
-    }
+  /// What one ``fill(waiting:)`` found.
+  package enum Fill: Sendable, Equatable {
+    /// Bytes were read.
+    case bytes
+    /// None have arrived (only without waiting).
+    case nothing
+    /// The input ended between frames.
+    case end
   }
 
-  /// Reads more bytes, compacting the buffer first; false at end of input.
-  private mutating func fill() throws(FrameError) -> Bool {
+  /// Reads what has arrived, first waiting for it when `waiting`. Throws
+  /// ``FrameError/truncated`` when the input ends inside a frame.
+  package mutating func fill(waiting: Bool) throws(FrameError) -> Fill {
+    guard try Self.readable(descriptor, waiting: waiting) else { return .nothing }
     if start > 0 {
       buffer.removeFirst(start)
       start = 0
@@ -90,9 +97,39 @@ package struct FrameReader {
       }
       if count < 0, errno == EINTR { continue }
       if count < 0 { throw .readFailed(errno: errno) }
+      if count == 0 {
+        if start < buffer.count { throw .truncated }
+        return .end
+      }
       buffer.append(contentsOf: chunk[..<count])
+      return .bytes
+    }
+  }
+
+  /// Whether a `read` of `descriptor` would return at once (bytes or the end); `waiting` waits
+  /// until it would.
+  static func readable(_ descriptor: Int32, waiting: Bool) throws(FrameError) -> Bool {
+    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while true {
+      let count = poll(&request, 1, waiting ? -1 : 0)
+      if count < 0, errno == EINTR { continue }
+      if count < 0 { throw .readFailed(errno: errno) }
       return count > 0
     }
+  }
+
+  /// Where the header's closing `\r\n\r\n` starts, or nil when it has not arrived.
+  private func headerEnd() -> Int? {
+    var index = start
+    while index + 3 < buffer.count {
+      if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13,
+        buffer[index + 3] == 10
+      {
+        return index
+      }
+      index += 1
+    }
+    return nil
   }
 }
 

@@ -8,14 +8,19 @@ import Foundation
 /// in any order.
 ///
 /// Requests get increasing integer ids; each waits in an in-flight table until its response
-/// arrives. A reader thread reads frames: responses complete their request, requests and
-/// notifications run `handler` on a Dispatch worker of their own (so a slow one holds up
-/// nothing, and one that blocks its thread waiting for another answer cannot stall reading), or,
-/// for the methods `inline` names, on the reader thread itself (no thread hand-off: the child
-/// answers `perform` this way). A blocking call made on the reader thread reads the frames
-/// itself until its answer arrives, answering requests that come meanwhile, so a request
-/// answered inline may call back. When the input ends or breaks, every request in flight and
-/// every later one fails with the error `ended` makes (by default ``ConnectionClosed``).
+/// arrives. Frames are read by whichever thread holds the connection's ``ReadSide``: a thread
+/// making a synchronous call, which reads its own answer while it waits (so the answer wakes no
+/// other thread), or else a reader thread, which sleeps until input arrives. Whoever reads
+/// keeps polling for ``Spin/window`` before it blocks (a caller after its request and each
+/// frame, the reader thread after answering a request itself), since the peer often sends
+/// within it. Responses complete their request; requests and notifications run `handler` on a
+/// Dispatch worker of their own (so a slow one holds up nothing, and one that blocks its thread
+/// waiting for another answer cannot stall reading), or, for the methods `inline` names, on the
+/// reader thread itself (no thread hand-off: the child answers `perform` this way). A blocking
+/// call made on the reader thread reads the frames itself until its answer arrives, answering
+/// requests that come meanwhile, so a request answered inline may call back. When the input
+/// ends or breaks, every request in flight and every later one fails with the error `ended`
+/// makes (by default ``ConnectionClosed``).
 ///
 /// ```swift
 /// let connection = RPCConnection(reading: child.output, writing: child.input)
@@ -40,31 +45,37 @@ package final class RPCConnection: Sendable {
     var inFlight: [Int: Completion] = [:]
     var ended: (any Error)?
     var started = false
+    /// Whether frames may be read: the handlers are in place (callers lead only then).
+    var reading = false
+    /// Whether the end of input has been reported (to `ended`, once).
+    var inputEnded = false
   }
 
-  /// What only the reader thread touches: the frame reader, and why the input ended.
-  ///
-  /// `@unchecked Sendable`: it is created before the reader thread starts and then used only on
-  /// that thread (``RPCConnection/step()``, reached from the read loop and from blocking calls
-  /// made on that thread, which ``ReaderThread`` identifies).
-  private final class Reading: @unchecked Sendable {
-    var frames: FrameReader
+  /// What a holder of the read side uses to act on frames; set once, before any reading.
+  private struct Handlers {
     var handler: Handler = { _, _ in nil }
     var inline: @Sendable (String) -> Bool = { _ in false }
-    var endReason: String?
-
-    init(descriptor: Int32) { frames = FrameReader(descriptor: descriptor) }
+    var ended: @Sendable (String) async -> any Error = { ConnectionClosed(reason: $0) }
   }
 
-  private let reading: Reading
+  private let read: ReadSide
+  /// Written once, by ``start(handler:inline:ended:)`` before it sets `State.reading` (under
+  /// the state lock) and starts the reader thread; read only by holders of the read side, which
+  /// take it only after seeing `State.reading` (or on that thread), so every read follows the
+  /// write.
+  private nonisolated(unsafe) var handlers = Handlers()
   private let writer: FrameWriter
   private let state = Locked(State())
+  /// How long whoever reads keeps polling after a frame, in nanoseconds (``Spin/window``).
+  private let spinWindow: UInt64
 
   /// A connection reading frames from `reading` and writing them to `writing`. Nothing is read
-  /// until ``start(handler:inline:ended:)``.
-  package init(reading: Int32, writing: Int32) {
-    self.reading = Reading(descriptor: reading)
+  /// until ``start(handler:inline:ended:)``. `spinWindow` (nanoseconds; default
+  /// ``Spin/window``) is for tests, which lengthen it to make certain which thread reads.
+  package init(reading: Int32, writing: Int32, spinWindow: UInt64? = nil) {
+    self.read = ReadSide(descriptor: reading)
     self.writer = FrameWriter(descriptor: writing)
+    self.spinWindow = spinWindow ?? Spin.window
   }
 
   /// Starts the reader thread. Requests whose method `inline` accepts are answered on it;
@@ -81,13 +92,12 @@ package final class RPCConnection: Sendable {
       return !state.started
     }
     guard first else { return }
-    reading.handler = handler
-    reading.inline = inline
+    handlers = Handlers(handler: handler, inline: inline, ended: ended)
+    state.withLock { $0.reading = true }
     let thread = Thread { [self] in
       ReaderThread.enter(self)
-      let reason = self.readLoop()
+      self.readLoop()
       ReaderThread.enter(nil)
-      Task { self.end(with: await ended(reason)) }
     }
     thread.name = "apiary.rpc-reader"
     thread.start()
@@ -115,6 +125,10 @@ package final class RPCConnection: Sendable {
   /// Sends a request and blocks the calling thread until its result, for synchronous callers;
   /// past `seconds` the request is abandoned (its late response dropped) and
   /// ``CallTimedOut`` thrown.
+  ///
+  /// While it waits, the caller reads the connection itself if no other thread does (see
+  /// ``ReadSide``), for as long as frames keep coming within ``Spin/window``; then it blocks
+  /// until the reader thread delivers the answer.
   package func callBlocking(
     _ method: String, _ params: Any? = [String: Any](), what: String? = nil,
     seconds: Double? = nil
@@ -122,12 +136,30 @@ package final class RPCConnection: Sendable {
     if ReaderThread.isReading(for: self) { return try callOnReader(method, params, what: what) }
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
-    let id = try send(method, params, what: what) { result in
-      outcome.withLock { $0 = result }
-      semaphore.signal()
+    // Take the read side before sending when it is free: the answer cannot come before it.
+    let leading = state.withLock { $0.reading } && read.tryAcquire(caller: true)
+    let id: Int
+    do {
+      id = try send(method, params, what: what) { result in
+        outcome.withLock { $0 = result }
+        semaphore.signal()
+      }
+    } catch {
+      if leading { read.release() }
+      throw error
     }
-    if let seconds {
-      if semaphore.wait(timeout: .now() + seconds) == .timedOut {
+    let deadline = seconds.map { DispatchTime.now() + $0 }
+    let done = {
+      outcome.withLock { $0 != nil } || deadline.map { DispatchTime.now() >= $0 } == true
+    }
+    if leading {
+      _ = pump(until: done, waitingSince: Spin.now(), blocking: false)
+      read.release()
+    } else {
+      lead(until: done)
+    }
+    if let deadline, let seconds {
+      if semaphore.wait(timeout: deadline) == .timedOut {
         let abandoned = state.withLock { $0.inFlight.removeValue(forKey: id) != nil }
         if abandoned { throw CallTimedOut(method: method, seconds: seconds) }
         semaphore.wait()  // the response won the race; its completion is signalling
@@ -141,16 +173,37 @@ package final class RPCConnection: Sendable {
     return try result.get()
   }
 
+  /// Reads frames on the calling thread until `done()`, if the read side frees up within the
+  /// spin window and reading has started; returns when `done()`, or when no frame came for the
+  /// spin window, without blocking.
+  private func lead(until done: () -> Bool) {
+    guard state.withLock({ $0.reading }) else { return }
+    let started = Spin.now()
+    while !done() {
+      if read.tryAcquire(caller: true) {
+        _ = pump(until: done, waitingSince: started, blocking: false)
+        read.release()
+        return
+      }
+      if Spin.elapsed(since: started) >= spinWindow { return }
+      Spin.pause()
+    }
+  }
+
   /// A blocking call on the reader thread: reads and answers frames until its own answer
   /// arrives (nothing else would read it). Not bounded in time: the caller that made the
   /// reader thread answer a request bounds the whole exchange.
   private func callOnReader(_ method: String, _ params: Any?, what: String?) throws -> JSONValue {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     try send(method, params, what: what) { result in outcome.withLock { $0 = result } }
-    while true {
-      if let result = outcome.withLock({ $0 }) { return try result.get() }
-      if let reason = step() { throw ConnectionClosed(reason: reason) }
+    let done = { outcome.withLock { $0 != nil } }
+    if let reason = pump(until: done, waitingSince: Spin.now(), blocking: true) {
+      throw ConnectionClosed(reason: reason)
     }
+    guard let result = outcome.withLock({ $0 }) else {
+      throw ConnectionClosed(reason: "no outcome")
+    }
+    return try result.get()
   }
 
   /// Sends a notification: a message that gets no response.
@@ -204,47 +257,89 @@ package final class RPCConnection: Sendable {
     for completion in failed { completion(.failure(error)) }
   }
 
-  /// Reads frames until the input ends; returns why it ended.
-  private func readLoop() -> String {
+  /// The reader thread: whenever input arrives and no caller is reading, reads it (and what
+  /// follows within the spin window, when it answered a request), until the input ends.
+  private func readLoop() {
     while true {
-      if let reason = step() { return reason }
+      read.waitForInput()
+      // A caller holding the read side reads what came; its release arms the watch again.
+      guard read.tryAcquire(caller: false) else { continue }
+      let reason = pump(until: { false }, waitingSince: nil, blocking: false)
+      read.release()
+      if reason != nil { return }
     }
   }
 
-  /// Reads one frame and acts on it; returns why the input ended, or nil. Reader thread only.
-  private func step() -> String? {
-    if let reason = reading.endReason { return reason }
-    let body: [UInt8]
-    do {
-      guard let next = try reading.frames.next() else {
-        reading.endReason = "end of input"
-        return reading.endReason
+  /// Reads and dispatches frames until `done()`, on the thread holding the read side. A call
+  /// waiting for its answer since `waiting` (a value of ``Spin/now()``) keeps polling for the
+  /// spin window after that and after each frame; the reader thread (`waiting` nil) only after
+  /// it answered a request itself, since the peer then often sends its next one at once.
+  /// Past the window it returns, or, when `blocking`, waits in `poll`. Every whole frame read is dispatched
+  /// before it returns, so none waits for the next holder. Returns why the input ended, or nil.
+  private func pump(
+    until done: () -> Bool, waitingSince waiting: UInt64?, blocking: Bool
+  ) -> String? {
+    var lastFrame = waiting
+    while true {
+      if let reason = read.endReason { return reason }
+      do {
+        while let body = try read.frames.buffered() {
+          if dispatch(body) || waiting != nil { lastFrame = Spin.now() }
+        }
+        if done() { return nil }
+        let idle = lastFrame.map { Spin.elapsed(since: $0) >= spinWindow } ?? true
+        switch try read.frames.fill(waiting: idle && blocking) {
+        case .bytes: continue
+        case .end: return inputEnded("end of input")
+        case .nothing:
+          if idle { return nil }
+          Spin.pause()
+        }
+      } catch {
+        return inputEnded("\(error)")
       }
-      body = next
-    } catch {
-      reading.endReason = "\(error)"
-      return reading.endReason
     }
+  }
+
+  /// Records why the input ended and, the first time, fails the connection with the error the
+  /// owner makes of it (asynchronously: the host waits there for the child's exit status).
+  private func inputEnded(_ reason: String) -> String {
+    if read.endReason == nil { read.endReason = reason }
+    let first = state.withLock { state in
+      defer { state.inputEnded = true }
+      return !state.inputEnded
+    }
+    if first {
+      let ended = handlers.ended
+      Task { self.end(with: await ended(reason)) }
+    }
+    return read.endReason ?? reason
+  }
+
+  /// Acts on one frame: a response completes its request, a request or notification runs the
+  /// handler (inline ones on the reader thread only). Holder of the read side only. Returns
+  /// whether it answered a request on this thread.
+  private func dispatch(_ body: [UInt8]) -> Bool {
     let message: RPCMessage
     do {
       message = try RPCMessage(body)
     } catch {
       try? writer.send(RPCMessage.error(id: .null, error))
-      return nil
+      return false
     }
-    let handler = reading.handler
+    let handler = handlers.handler
     switch message {
     case .response(let id, let outcome):
       let completion = state.withLock { $0.inFlight.removeValue(forKey: id) }
       completion?(outcome.mapError { $0 })
     case .request(let id, let method, let params):
-      if !reading.inline(method) || !answer(id, method, params, handler) {
-        DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
-      }
+      let onReader = ReaderThread.isReading(for: self) && handlers.inline(method)
+      if onReader, answer(id, method, params, handler) { return true }
+      DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
     case .notification(let method, let params):
       DispatchQueue.global().async { _ = try? handler(method, params) }
     }
-    return nil
+    return false
   }
 
   /// Runs `handler` for a request and writes its answer; false when it threw ``HandOff``

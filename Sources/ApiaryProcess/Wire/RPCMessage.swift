@@ -20,9 +20,10 @@ package enum RPCMessage: Sendable {
   /// code.
   package init(_ body: [UInt8]) throws(RPCError) {
     let value: JSONValue
-    switch JSONValue.parse(String(decoding: body, as: UTF8.self)) {
-    case .success(let parsed): value = parsed
-    case .failure(let problem): throw RPCError(RPCError.parseError, "not JSON: \(problem)")
+    do {
+      value = try WireJSON.parse(body)
+    } catch {
+      throw RPCError(RPCError.parseError, "not JSON: \(error)")
     }
     guard case .object(let members) = value else {
       throw RPCError(RPCError.invalidRequest, "expected a JSON object, found \(value.kindName)")
