@@ -1,10 +1,12 @@
-import ApiaryKernel
+import ApiaryContainer
+import ApiaryLifecycle
 import ApiaryManifest
 import ApiaryMediator
 import ApiarySupport
 import Foundation
 import Testing
 
+@testable import ApiaryKernel
 @testable import ApiaryProcess
 
 /// The host's side of placement in a kernel of the test's own: a Python module
@@ -121,6 +123,40 @@ import Testing
     inHost.placement = .host
     #expect(ProcessPlacement.problems([inHost, notes]).isEmpty)
   }
+
+  @Test func aChildThatNeverConnectsReadsEndOfInput() throws {
+    var toChild: [Int32] = [0, 0]
+    var fromChild: [Int32] = [0, 0]
+    #expect(pipe(&toChild) == 0 && pipe(&fromChild) == 0)
+    defer { _ = [toChild[0], fromChild[0]].map(close) }
+    close(fromChild[1])  // the child's output ends before it answers the handshake
+    let child = SilentChild(input: toChild[1], output: fromChild[0])
+    let mediator = Mediator(scheme: "test", catalog: TypeCatalog())
+    let context = ModuleContext(
+      manifest: ModuleManifest(name: "mute", type: "Test.Mute", placement: .process),
+      application: ApplicationManifest(name: "Test", scheme: "test"),
+      container: Container(), mediator: mediator, events: EventBus())
+
+    #expect(throws: ProcessModuleError.self) {
+      try ProcessModule().connect(child: child, context: context)
+    }
+    // The host has closed its end of the child's input: past the handshake request the child
+    // reads end of input, not "nothing yet".
+    _ = fcntl(toChild[0], F_SETFL, O_NONBLOCK)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var last = read(toChild[0], &buffer, buffer.count)
+    while last > 0 { last = read(toChild[0], &buffer, buffer.count) }
+    #expect(last == 0)
+  }
+}
+
+/// A child process that is only its two pipes.
+private struct SilentChild: PlacedChild {
+  let pid: Int32 = 0
+  let input: Int32
+  let output: Int32
+  func terminate(grace: Duration) {}
+  func exitDescription() async -> String { "exited with status 0" }
 }
 
 final class NotesModule: Module {

@@ -64,6 +64,10 @@ public final class ProcessModule: Module {
         return ProcessModuleError(module: name, pid: pid, reason: ended)
       })
     let link = ProcessLink(module: name, child: child, connection: connection)
+    var connected = false
+    defer {  // a child that never connects reads end of input, and its descriptor is not kept
+      if !connected { connection.closeOutput() }
+    }
     let seconds = context.manifest.startTimeout
     let handshake = ProcessHost.handshake
     let answer = try Self.callBlocking(
@@ -94,6 +98,7 @@ public final class ProcessModule: Module {
       }
     }
     ProcessLink.set(link, for: context)
+    connected = true
   }
 
   /// The child ended: calls in flight and later ones fail with `description`. (Supervision
