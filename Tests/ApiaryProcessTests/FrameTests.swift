@@ -28,7 +28,8 @@ import Testing
   @Test func readsFramesBackToBackWithAnyHeaderCase() throws {
     let text =
       "Content-Length: 2\r\n\r\n{}content-length: 7\r\nContent-Type: x\r\n\r\n[1,2,3]"
-    #expect(try frames(text) == ["{}", "[1,2,3]"])
+      + "CONTENT-LENGTH:1\r\n\r\n7"
+    #expect(try frames(text) == ["{}", "[1,2,3]", "7"])
   }
 
   @Test func writerFramesWhatReaderReads() throws {
@@ -72,6 +73,13 @@ import Testing
     #expect(throws: FrameError.badHeader("Content-Length: x")) {
       try frames("Content-Length: x\r\n\r\n")
     }
+    #expect(throws: FrameError.badHeader("Content-Length: -1")) {
+      try frames("Content-Length: -1\r\n\r\n")
+    }
+    #expect(throws: FrameError.badHeader("Content-Length 2")) {
+      try frames("Content-Length 2\r\n\r\n{}")
+    }
+    #expect(throws: FrameError.missingLength) { try frames("Content-Lengthy: 2\r\n\r\n{}") }
     #expect(throws: FrameError.tooLarge(1 << 40)) {
       try frames("Content-Length: \(1 << 40)\r\n\r\n")
     }

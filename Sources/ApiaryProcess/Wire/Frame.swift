@@ -53,17 +53,20 @@ package struct FrameReader {
       return nil
     }
     var length: Int?
-    for line in buffer[start..<end].split(separator: 10) {
-      let text = String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
-      guard !text.isEmpty else { continue }
-      guard let colon = text.firstIndex(of: ":") else { throw .badHeader(text) }
-      let name = text[..<colon].lowercased()
-      let value = text[text.index(after: colon)...].trimmingPrefix(" ")
-      if name == "content-length" {
-        guard let parsed = Int(value), parsed >= 0 else { throw .badHeader(text) }
-        guard parsed <= Self.maximumBodySize else { throw .tooLarge(parsed) }
-        length = parsed
+    // Bytes, not strings: this runs once per message on the round trip's critical path.
+    for raw in buffer[start..<end].split(separator: 10) {
+      let line = raw.last == 13 ? raw.dropLast() : raw
+      guard !line.isEmpty else { continue }
+      let text = { String(decoding: line, as: UTF8.self) }
+      guard let colon = line.firstIndex(of: 58) else { throw .badHeader(text()) }  // ":"
+      guard Self.isContentLength(line[..<colon]) else { continue }
+      var value = line[(colon + 1)...]
+      if value.first == 32 { value = value.dropFirst() }  // one optional space
+      guard let parsed = Int(String(decoding: value, as: UTF8.self)), parsed >= 0 else {
+        throw .badHeader(text())
       }
+      guard parsed <= Self.maximumBodySize else { throw .tooLarge(parsed) }
+      length = parsed
     }
     guard let length else { throw .missingLength }
     let bodyStart = end + 4
@@ -115,6 +118,15 @@ package struct FrameReader {
       if count < 0, errno == EINTR { continue }
       if count < 0 { throw .readFailed(errno: errno) }
       return count > 0
+    }
+  }
+
+  /// Whether a header field's name is `Content-Length`, in any case.
+  private static func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
+    let expected = "content-length".utf8
+    guard name.count == expected.count else { return false }
+    return zip(name, expected).allSatisfy { byte, lower in
+      (65...90).contains(byte) ? byte + 32 == lower : byte == lower
     }
   }
 
