@@ -153,7 +153,11 @@ package final class RPCConnection: Sendable {
       outcome.withLock { $0 != nil } || deadline.map { DispatchTime.now() >= $0 } == true
     }
     if leading {
-      _ = pump(until: done, waitingSince: Spin.now(), blocking: false)
+      // A peer that has sent nothing for a spin window is asleep: spin long enough to see it
+      // wake and answer, or both sides would sleep through every call that follows.
+      let quiet = Spin.elapsed(since: read.lastFrame) >= spinWindow
+      let window = quiet ? max(spinWindow, Spin.wakeWindow) : spinWindow
+      _ = pump(until: done, waitingSince: Spin.now(), window: window, blocking: false)
       read.release()
     } else {
       lead(until: done)
@@ -181,7 +185,7 @@ package final class RPCConnection: Sendable {
     let started = Spin.now()
     while !done() {
       if read.tryAcquire(caller: true) {
-        _ = pump(until: done, waitingSince: started, blocking: false)
+        _ = pump(until: done, waitingSince: started, window: spinWindow, blocking: false)
         read.release()
         return
       }
@@ -197,7 +201,8 @@ package final class RPCConnection: Sendable {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     try send(method, params, what: what) { result in outcome.withLock { $0 = result } }
     let done = { outcome.withLock { $0 != nil } }
-    if let reason = pump(until: done, waitingSince: Spin.now(), blocking: true) {
+    if let reason = pump(until: done, waitingSince: Spin.now(), window: spinWindow, blocking: true)
+    {
       throw ConnectionClosed(reason: reason)
     }
     guard let result = outcome.withLock({ $0 }) else {
@@ -264,7 +269,7 @@ package final class RPCConnection: Sendable {
       read.waitForInput()
       // A caller holding the read side reads what came; its release arms the watch again.
       guard read.tryAcquire(caller: false) else { continue }
-      let reason = pump(until: { false }, waitingSince: nil, blocking: false)
+      let reason = pump(until: { false }, waitingSince: nil, window: spinWindow, blocking: false)
       read.release()
       if reason != nil { return }
     }
@@ -277,17 +282,18 @@ package final class RPCConnection: Sendable {
   /// Past the window it returns, or, when `blocking`, waits in `poll`. Every whole frame read is dispatched
   /// before it returns, so none waits for the next holder. Returns why the input ended, or nil.
   private func pump(
-    until done: () -> Bool, waitingSince waiting: UInt64?, blocking: Bool
+    until done: () -> Bool, waitingSince waiting: UInt64?, window: UInt64, blocking: Bool
   ) -> String? {
     var lastFrame = waiting
     while true {
       if let reason = read.endReason { return reason }
       do {
         while let body = try read.frames.buffered() {
-          if dispatch(body) || waiting != nil { lastFrame = Spin.now() }
+          read.lastFrame = Spin.now()
+          if dispatch(body) || waiting != nil { lastFrame = read.lastFrame }
         }
         if done() { return nil }
-        let idle = lastFrame.map { Spin.elapsed(since: $0) >= spinWindow } ?? true
+        let idle = lastFrame.map { Spin.elapsed(since: $0) >= window } ?? true
         switch try read.frames.fill(waiting: idle && blocking) {
         case .bytes: continue
         case .end: return inputEnded("end of input")

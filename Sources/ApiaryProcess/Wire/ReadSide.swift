@@ -25,6 +25,8 @@ final class ReadSide: @unchecked Sendable {
   var frames: FrameReader
   /// Why the input ended, once it has. Holder only.
   var endReason: String?
+  /// When the last frame was read (a value of ``Spin/now()``; 0 before the first). Holder only.
+  var lastFrame: UInt64 = 0
 
   /// Whether a thread holds the read side; the watch changes under this lock too, so its state
   /// always matches (disarmed while a caller holds it).

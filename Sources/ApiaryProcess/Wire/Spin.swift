@@ -35,6 +35,13 @@ enum Spin {
   /// twice the idle CPU per frame. 50 µs is the smallest window that covers the round trip.
   static let window: UInt64 = 50_000
 
+  /// How long a synchronous caller spins when its peer has been quiet for a ``window``, and so
+  /// has stopped spinning and sleeps: long enough to see it wake (90–130 µs between the idle
+  /// virtual CPUs of the VM in `BENCHMARKS.md`) and answer. With only ``window``, the caller
+  /// would sleep too before the answer came, and each side would then wake to find the other
+  /// asleep, call after call. It costs one longer spin per quiet spell, not per call.
+  static let wakeWindow: UInt64 = 300_000
+
   /// The monotonic clock, in nanoseconds.
   static func now() -> UInt64 {
     var time = timespec()
