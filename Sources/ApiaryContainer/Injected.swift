@@ -26,7 +26,9 @@ public struct Injected<T>: InjectedProperty {
     guard let value = slot.value else {
       // Input cannot reach this: no manifest, URL or parameter value reads a property. Every
       // path that hands an object out — manifest services, `make(_:)` — fills its `@Injected`
-      // properties first or throws a typed `ContainerError`. Only the object's own code,
+      // properties first or throws a typed `ContainerError`; properties that point at each
+      // other, even between singletons, are a typed cycle, not an object handed out half
+      // filled (ContainerCycleTests). Only the object's own code,
       // reading the property before `inject(into:)` (for example inside `init(resolver:)`), gets
       // here: a programming error, and a property wrapper's getter cannot throw. A plugin with
       // that bug crashes like any trap in its code; `"placement": "process"` contains it.

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "3f8f45a64e5ec8afdfd1eead9ac232c5bf8ba60a097127867eb2c66eeb2854c5"
+#define APIARY_ABI_HASH "1a1eba83b3599483260a1e061ba8b2acdec54cdd1217838bc24bb3ff72636841"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

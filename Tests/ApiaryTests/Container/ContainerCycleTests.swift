@@ -50,6 +50,21 @@ import Testing
     #expect(try c.resolve(DIParent.self) !== parent)
   }
 
+  /// `@Injected` properties that point at each other are a typed cycle, even between
+  /// singletons: no object is handed out before its properties are filled, which is what lets
+  /// `Injected.wrappedValue` trap only on its owner's own early read.
+  @Test func injectedPropertiesInACycleAreReportedNotHandedOutHalfFilled() throws {
+    let c = Container()
+    try c.register(DIInjectedA.self, scope: .singleton) { r in try r.make(DIInjectedA.self) }
+    try c.register(DIInjectedB.self, scope: .singleton) { r in try r.make(DIInjectedB.self) }
+    guard
+      case .cycle(let path)? = #expect(
+        throws: ContainerError.self, performing: { try c.resolve(DIInjectedA.self) })?.details
+    else { return }
+    #expect(path.first == path.last)
+    #expect(path.count == 3)
+  }
+
   @Test func transientCycleThroughInitCompletedIsReported() throws {
     let c = Container()
     try c.register(DIParent.self) { _ in DIParent() }

@@ -120,3 +120,14 @@ class DIBaseService {}
 final class DIDerivedService: DIBaseService, Injectable {
   required init(resolver: Resolver) throws {}
 }
+
+/// Two classes whose injected properties point at each other. `@unchecked Sendable` so they can
+/// be singletons: the cycle test resolves them on one thread only.
+final class DIInjectedA: Injectable, @unchecked Sendable {
+  @Injected var b: DIInjectedB
+  init(resolver: Resolver) throws {}
+}
+final class DIInjectedB: Injectable, @unchecked Sendable {
+  @Injected var a: DIInjectedA
+  init(resolver: Resolver) throws {}
+}
