@@ -70,34 +70,24 @@ package enum JSONWriter {
       output += "null"
       return .written
     }
-    switch value {
-    case is Void: output += "null"
-    case let json as any PlainJSONConvertible:
-      return write(json.plainJSON, to: &output, depth: depth)
+    switch value {  // the commonest exact types first: each case is a dynamic cast
     case let string as String: output += quote(string)
-    case let bool as Bool: output += bool ? "true" : "false"
     case let int as Int: output += String(int)
-    case let integer as any BinaryInteger: output += String(describing: integer)
+    case let bool as Bool: output += bool ? "true" : "false"
     case let double as Double:
       guard double.isFinite else { return .notJSON }
       output += String(describing: double)
-    case let array as [Any]:
-      output += "["
-      for (index, element) in array.enumerated() {
-        if index > 0 { output += "," }
-        let outcome = write(element, to: &output, depth: depth + 1)
-        guard outcome == .written else { return outcome }
-      }
-      output += "]"
-    case let object as [String: Any]:
-      output += "{"
-      for (index, key) in object.keys.sorted().enumerated() {
-        if index > 0 { output += "," }
-        output += quote(key) + ":"
-        let outcome = write(object[key], to: &output, depth: depth + 1)
-        guard outcome == .written else { return outcome }
-      }
-      output += "}"
+    case is Void: output += "null"
+    case let json as any PlainJSONConvertible:
+      return write(json.plainJSON, to: &output, depth: depth)
+    case let integer as any BinaryInteger: output += String(describing: integer)
+    // The `Sendable` forms first: they are what the runtime passes, and they match without
+    // the copy a cast to `[Any]` or `[String: Any]` makes of every element.
+    case let array as [any Sendable]: return write(array: array, to: &output, depth: depth)
+    case let array as [Any]: return write(array: array, to: &output, depth: depth)
+    case let object as [String: any Sendable]:
+      return write(object: object, to: &output, depth: depth)
+    case let object as [String: Any]: return write(object: object, to: &output, depth: depth)
     case let encodable as any Encodable:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -107,6 +97,33 @@ package enum JSONWriter {
       output += text
     default: return .notJSON
     }
+    return .written
+  }
+
+  private static func write<Element>(array: [Element], to output: inout String, depth: Int)
+    -> Outcome
+  {
+    output += "["
+    for (index, element) in array.enumerated() {
+      if index > 0 { output += "," }
+      let outcome = write(element, to: &output, depth: depth + 1)
+      guard outcome == .written else { return outcome }
+    }
+    output += "]"
+    return .written
+  }
+
+  private static func write<Value>(object: [String: Value], to output: inout String, depth: Int)
+    -> Outcome
+  {
+    output += "{"
+    for (index, key) in object.keys.sorted().enumerated() {
+      if index > 0 { output += "," }
+      output += quote(key) + ":"
+      let outcome = write(object[key], to: &output, depth: depth + 1)
+      guard outcome == .written else { return outcome }
+    }
+    output += "}"
     return .written
   }
 

@@ -36,8 +36,9 @@ import Testing
     #expect(throws: WireJSON.Problem.self) { try parse(deep) }
   }
 
-  /// The wire's encoder writes what the runtime's writer writes, for the types calls send.
-  @Test func encoderWritesWhatTheRuntimeWriterWrites() throws {
+  /// The wire's encoder writes the types calls send (the `Sendable` collections the runtime
+  /// passes, JSON values, encodables, nil) as JSON with sorted keys.
+  @Test func encoderWritesWhatCallsSend() throws {
     struct Point: Encodable { let x: Int }
     let values: [String: any Sendable] = [
       "target": "notes", "n": 3, "ok": true, "ratio": 0.5, "none": String?.none,
@@ -45,7 +46,11 @@ import Testing
       "nested": ["z": 1, "a": ["b": "c"]] as [String: any Sendable], "point": Point(x: 1),
       "quote": "say \"hi\"\n",
     ]
-    #expect(try WireValue.encode(values, what: "test") == JSONWriter.json(values))
+    #expect(
+      try WireValue.encode(values, what: "test")
+        == #"{"json":{"k":[1,2]},"list":[1,"two",[3.5]],"n":3,"nested":{"a":{"b":"c"},"z":1},"#
+        + #""none":null,"ok":true,"point":{"x":1},"quote":"say \"hi\"\n","ratio":0.5,"#
+        + #""target":"notes"}"#)
     #expect(throws: NotRepresentable.self) {
       try WireValue.encode(["bad": Double.nan] as [String: any Sendable], what: "test")
     }

@@ -13,8 +13,6 @@ import ApiarySupport
 package enum WireValue {
   /// `value` as JSON text.
   package static func encode(_ value: Any?, what: String) throws(NotRepresentable) -> String {
-    var text = ""
-    if write(value, to: &text, depth: 0) { return text }
     switch JSONWriter.write(value) {
     case .json(let text): return text
     case .notJSON:
@@ -23,45 +21,6 @@ package enum WireValue {
       throw NotRepresentable(
         what: what, path: "", reason: "nested deeper than \(JSONWriter.maximumDepth) levels")
     }
-  }
-
-  /// Writes what calls send most (the types ``RPCConnection`` and the placement code build:
-  /// `String`, `Int`, `Bool`, `Double`, ``JSONValue``, nil, `[String: any Sendable]` and
-  /// `[any Sendable]`) with exact-type casts, the same text ``JSONWriter`` writes; anything
-  /// else inside goes to ``JSONWriter``. A `perform`'s parameters took 10 µs through
-  /// ``JSONWriter`` alone, whose casts to `[String: Any]` copy every dictionary. False when a
-  /// value is not representable (the caller then asks ``JSONWriter`` why).
-  private static func write(_ value: Any?, to text: inout String, depth: Int) -> Bool {
-    guard depth <= JSONWriter.maximumDepth else { return false }
-    switch value {
-    case nil: text += "null"
-    case let string as String: text += JSONWriter.quote(string)
-    case let int as Int: text += String(int)
-    case let bool as Bool: text += bool ? "true" : "false"
-    case let double as Double:
-      guard double.isFinite else { return false }
-      text += String(describing: double)
-    case let json as JSONValue: return write(json.plainValue, to: &text, depth: depth)
-    case let object as [String: any Sendable]:
-      text += "{"
-      for (index, key) in object.keys.sorted().enumerated() {
-        if index > 0 { text += "," }
-        text += JSONWriter.quote(key) + ":"
-        guard write(object[key] ?? nil, to: &text, depth: depth + 1) else { return false }
-      }
-      text += "}"
-    case let array as [any Sendable]:
-      text += "["
-      for (index, element) in array.enumerated() {
-        if index > 0 { text += "," }
-        guard write(element, to: &text, depth: depth + 1) else { return false }
-      }
-      text += "]"
-    default:
-      guard case .json(let written) = JSONWriter.write(value) else { return false }
-      text += written
-    }
-    return true
   }
 
   /// A key path to the first value the writer refuses, with its type: `.note (Note)`.
