@@ -31,11 +31,13 @@ package enum JSONWriter {
     return nil
   }
 
-  /// JSON text, or why there is none.
-  package static func write(_ value: Any?) -> Written {
-    var output = ""
-    switch write(value, to: &output, depth: 0) {
-    case .written: return .json(output)
+  /// JSON text, or why there is none. A value that will be nested `depth` levels deep in
+  /// another has that many levels fewer to spare.
+  package static func write(_ value: Any?, depth: Int = 0) -> Written {
+    var output: [UInt8] = []
+    output.reserveCapacity(64)
+    switch write(value, to: &output, depth: depth) {
+    case .written: return .json(String(decoding: output, as: UTF8.self))
     case .notJSON: return .notJSON
     case .tooDeep: return .tooDeep
     }
@@ -47,83 +49,107 @@ package enum JSONWriter {
 
   /// `text` as a JSON string literal, with quotes and control characters escaped.
   package static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var output: [UInt8] = []
+    output.reserveCapacity(text.utf8.count + 2)
+    quote(text, to: &output)
+    return String(decoding: output, as: UTF8.self)
   }
 
-  private static func write(_ value: Any?, to output: inout String, depth: Int) -> Outcome {
-    guard depth <= maximumDepth else { return .tooDeep }
-    guard let value = unwrap(value) else {
-      output += "null"
-      return .written
+  /// Appends `text` as a JSON string literal to `output`.
+  private static func quote(_ text: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): output += #"\""#.utf8
+      case UInt8(ascii: "\\"): output += #"\\"#.utf8
+      case UInt8(ascii: "\n"): output += #"\n"#.utf8
+      case UInt8(ascii: "\r"): output += #"\r"#.utf8
+      case UInt8(ascii: "\t"): output += #"\t"#.utf8
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        output += #"\u00"#.utf8
+        output.append(hex[Int(byte >> 4)])
+        output.append(hex[Int(byte & 0xF)])
+      default: output.append(byte)
+      }
     }
-    switch value {  // the commonest exact types first: each case is a dynamic cast
-    case let string as String: output += quote(string)
-    case let int as Int: output += String(int)
-    case let bool as Bool: output += bool ? "true" : "false"
+    output.append(UInt8(ascii: "\""))
+  }
+
+  private static func write(_ value: Any?, to output: inout [UInt8], depth: Int) -> Outcome {
+    guard depth <= maximumDepth else { return .tooDeep }
+    // The commonest exact types first, before looking through optionals (each case is a
+    // dynamic cast; these look through an `Optional` holding a value by themselves, and only
+    // casts to protocols cost a conformance lookup). The `Sendable` collections are what the
+    // runtime passes; they match without the copy a cast to `[Any]` or `[String: Any]` makes
+    // of every element.
+    switch value {
+    case let string as String:
+      quote(string, to: &output)
+      return .written
+    case let int as Int:
+      output += String(int).utf8
+      return .written
+    case let bool as Bool:
+      output += (bool ? "true" : "false").utf8
+      return .written
     case let double as Double:
       guard double.isFinite else { return .notJSON }
-      output += String(describing: double)
-    case is Void: output += "null"
-    case let json as any PlainJSONConvertible:
-      return write(json.plainJSON, to: &output, depth: depth)
-    case let integer as any BinaryInteger: output += String(describing: integer)
-    // The `Sendable` forms first: they are what the runtime passes, and they match without
-    // the copy a cast to `[Any]` or `[String: Any]` makes of every element.
-    case let array as [any Sendable]: return write(array: array, to: &output, depth: depth)
-    case let array as [Any]: return write(array: array, to: &output, depth: depth)
+      output += String(describing: double).utf8
+      return .written
     case let object as [String: any Sendable]:
       return write(object: object, to: &output, depth: depth)
+    case let array as [any Sendable]:
+      return write(array: array, to: &output, depth: depth)
+    default:
+      break
+    }
+    guard let value = unwrap(value) else {
+      output += "null".utf8
+      return .written
+    }
+    switch value {
+    case is Void: output += "null".utf8
+    case let json as any PlainJSONConvertible:
+      return write(json.plainJSON, to: &output, depth: depth)
+    case let integer as any BinaryInteger: output += String(describing: integer).utf8
+    case let array as [Any]: return write(array: array, to: &output, depth: depth)
     case let object as [String: Any]: return write(object: object, to: &output, depth: depth)
     case let encodable as any Encodable:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      guard let data = try? encoder.encode(encodable),
-        let text = String(data: data, encoding: .utf8)
-      else { return .notJSON }
-      output += text
+      guard let data = try? encoder.encode(encodable) else { return .notJSON }
+      output += data
     default: return .notJSON
     }
     return .written
   }
 
-  private static func write<Element>(array: [Element], to output: inout String, depth: Int)
+  private static func write<Element>(array: [Element], to output: inout [UInt8], depth: Int)
     -> Outcome
   {
-    output += "["
+    output.append(UInt8(ascii: "["))
     for (index, element) in array.enumerated() {
-      if index > 0 { output += "," }
+      if index > 0 { output.append(UInt8(ascii: ",")) }
       let outcome = write(element, to: &output, depth: depth + 1)
       guard outcome == .written else { return outcome }
     }
-    output += "]"
+    output.append(UInt8(ascii: "]"))
     return .written
   }
 
-  private static func write<Value>(object: [String: Value], to output: inout String, depth: Int)
-    -> Outcome
-  {
-    output += "{"
-    for (index, key) in object.keys.sorted().enumerated() {
-      if index > 0 { output += "," }
-      output += quote(key) + ":"
-      let outcome = write(object[key], to: &output, depth: depth + 1)
+  private static func write<Value>(
+    object: [String: Value], to output: inout [UInt8], depth: Int
+  ) -> Outcome {
+    output.append(UInt8(ascii: "{"))
+    for (index, member) in object.sorted(by: { $0.key < $1.key }).enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      quote(member.key, to: &output)
+      output.append(UInt8(ascii: ":"))
+      let outcome = write(member.value, to: &output, depth: depth + 1)
       guard outcome == .written else { return outcome }
     }
-    output += "}"
+    output.append(UInt8(ascii: "}"))
     return .written
   }
 
