@@ -56,7 +56,7 @@ package enum JSONWriter {
   }
 
   /// Appends `text` as a JSON string literal to `output`.
-  private static func quote(_ text: String, to output: inout [UInt8]) {
+  package static func quote(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {

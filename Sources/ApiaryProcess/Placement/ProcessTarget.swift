@@ -76,12 +76,20 @@ public final class ProcessTarget: Target {
         what: "parameters of \(params.target).\(params.action)",
         path: error.path.isEmpty ? "" : ".params" + error.path, reason: error.reason)
     }
-    var text = #"{"action":"# + JSONWriter.quote(params.action) + #","params":"# + values
-    text += #","target":"# + JSONWriter.quote(params.target)
+    var text: [UInt8] = []
+    text.reserveCapacity(64 + values.utf8.count)
+    text += #"{"action":"#.utf8
+    JSONWriter.quote(params.action, to: &text)
+    text += #","params":"#.utf8
+    text += values.utf8
+    text += #","target":"#.utf8
+    JSONWriter.quote(params.target, to: &text)
     if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
-      text += #","url":"# + JSONWriter.quote(url)
+      text += #","url":"#.utf8
+      JSONWriter.quote(url, to: &text)
     }
-    return text + "}"
+    text.append(UInt8(ascii: "}"))
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// The result as plain values, after checking it against the declared `returns` kind.

@@ -216,16 +216,42 @@ package final class FrameWriter: Sendable {
 
   /// Writes `body` as one frame: its header and it in one `writev`.
   package func send(_ body: [UInt8]) throws(FrameError) {
-    var header = Array("Content-Length: ".utf8)
-    header += String(body.count).utf8
-    header += "\r\n\r\n".utf8
-    let failure: Int32? = closed.withLock { closed in
-      if closed { return EBADF }
-      return header.withUnsafeBytes { head in
-        body.withUnsafeBytes { tail in Self.write(descriptor, head, tail) }
+    let failure: Int32? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { space in
+      let header = UnsafeRawBufferPointer(
+        UnsafeMutableBufferPointer(rebasing: space[..<Self.header(body.count, in: space)]))
+      return closed.withLock { closed in
+        if closed { return EBADF }
+        return body.withUnsafeBytes { Self.write(descriptor, header, $0) }
       }
     }
     if let failure { throw .writeFailed(errno: failure) }
+  }
+
+  /// Writes `Content-Length: <count>\r\n\r\n` at the start of `space` (48 bytes are enough);
+  /// returns its length.
+  private static func header(_ count: Int, in space: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var length = 0
+    for byte in "Content-Length: ".utf8 {
+      space[length] = byte
+      length += 1
+    }
+    var digits = 1
+    var rest = count
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    rest = count
+    for position in stride(from: length + digits - 1, through: length, by: -1) {
+      space[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    length += digits
+    for byte in "\r\n\r\n".utf8 {
+      space[length] = byte
+      length += 1
+    }
+    return length
   }
 
   /// Writes all of `head` then `tail`, in one system call unless the pipe takes less (then

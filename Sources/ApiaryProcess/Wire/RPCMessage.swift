@@ -79,7 +79,7 @@ package enum RPCMessage: Sendable {
       body.append(UInt8(ascii: ","))
     }
     body += #""method":"#.utf8
-    body += JSONWriter.quote(method).utf8
+    JSONWriter.quote(method, to: &body)
     body += #","params":"#.utf8
     body += params.utf8
     body.append(UInt8(ascii: "}"))
@@ -105,7 +105,7 @@ package enum RPCMessage: Sendable {
     body += #","error":{"code":"#.utf8
     body += String(error.code).utf8
     body += #","message":"#.utf8
-    body += JSONWriter.quote(error.message).utf8
+    JSONWriter.quote(error.message, to: &body)
     body += "}}".utf8
     return body
   }

@@ -106,7 +106,10 @@ enum WireJSON {
 
     mutating func object(depth: Int) throws(Problem) -> JSONValue {
       var object: [String: JSONValue] = [:]
-      try members(depth: depth) { key, value in object[key] = value }
+      try members(depth: depth) { key, value in
+        if object.isEmpty { object.reserveCapacity(8) }  // no growing step by step
+        object[key] = value
+      }
       return .object(object)
     }
 
