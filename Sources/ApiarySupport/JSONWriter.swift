@@ -78,42 +78,28 @@ package enum JSONWriter {
 
   private static func write(_ value: Any?, to output: inout [UInt8], depth: Int) -> Outcome {
     guard depth <= maximumDepth else { return .tooDeep }
-    // The commonest exact types first, before looking through optionals (each case is a
-    // dynamic cast; these look through an `Optional` holding a value by themselves, and only
-    // casts to protocols cost a conformance lookup). The `Sendable` collections are what the
-    // runtime passes; they match without the copy a cast to `[Any]` or `[String: Any]` makes
-    // of every element.
-    switch value {
-    case let string as String:
-      quote(string, to: &output)
-      return .written
-    case let int as Int:
-      output += String(int).utf8
-      return .written
-    case let bool as Bool:
-      output += (bool ? "true" : "false").utf8
-      return .written
-    case let double as Double:
-      guard double.isFinite else { return .notJSON }
-      output += String(describing: double).utf8
-      return .written
-    case let object as [String: any Sendable]:
-      return write(object: object, to: &output, depth: depth)
-    case let array as [any Sendable]:
-      return write(array: array, to: &output, depth: depth)
-    default:
-      break
-    }
+    if let value, let outcome = writeExact(value, to: &output, depth: depth) { return outcome }
     guard let value = unwrap(value) else {
       output += "null".utf8
       return .written
     }
-    switch value {
+    switch value {  // the commonest exact types first: each case is a dynamic cast
+    case let string as String: quote(string, to: &output)
+    case let int as Int: output += String(int).utf8
+    case let bool as Bool: output += (bool ? "true" : "false").utf8
+    case let double as Double:
+      guard double.isFinite else { return .notJSON }
+      output += String(describing: double).utf8
     case is Void: output += "null".utf8
     case let json as any PlainJSONConvertible:
       return write(json.plainJSON, to: &output, depth: depth)
     case let integer as any BinaryInteger: output += String(describing: integer).utf8
+    // The `Sendable` forms first: they are what the runtime passes, and they match without
+    // the copy a cast to `[Any]` or `[String: Any]` makes of every element.
+    case let array as [any Sendable]: return write(array: array, to: &output, depth: depth)
     case let array as [Any]: return write(array: array, to: &output, depth: depth)
+    case let object as [String: any Sendable]:
+      return write(object: object, to: &output, depth: depth)
     case let object as [String: Any]: return write(object: object, to: &output, depth: depth)
     case let encodable as any Encodable:
       let encoder = JSONEncoder()
@@ -121,6 +107,34 @@ package enum JSONWriter {
       guard let data = try? encoder.encode(encodable) else { return .notJSON }
       output += data
     default: return .notJSON
+    }
+    return .written
+  }
+
+  /// Writes a value whose type is exactly one of the commonest (`String`, `Int`, `Bool`,
+  /// `Double`, `[String: any Sendable]`, `[any Sendable]`) as the casts in ``write(_:to:depth:)``
+  /// would, telling the type by its metadata first; nil for any other type. A dynamic cast that
+  /// fails is slow (it searches conformances: about 200 ns each on the 2-CPU VM of
+  /// `BENCHMARKS.md`), one to the exact type is not.
+  private static func writeExact(_ value: Any, to output: inout [UInt8], depth: Int) -> Outcome? {
+    let type = ObjectIdentifier(Swift.type(of: value))
+    if type == ObjectIdentifier(String.self), let string = value as? String {
+      quote(string, to: &output)
+    } else if type == ObjectIdentifier(Int.self), let int = value as? Int {
+      output += String(int).utf8
+    } else if type == ObjectIdentifier(Bool.self), let bool = value as? Bool {
+      output += (bool ? "true" : "false").utf8
+    } else if type == ObjectIdentifier(Double.self), let double = value as? Double {
+      guard double.isFinite else { return .notJSON }
+      output += String(describing: double).utf8
+    } else if type == ObjectIdentifier([String: any Sendable].self),
+      let object = value as? [String: any Sendable]
+    {
+      return write(object: object, to: &output, depth: depth)
+    } else if type == ObjectIdentifier([any Sendable].self), let array = value as? [any Sendable] {
+      return write(array: array, to: &output, depth: depth)
+    } else {
+      return nil
     }
     return .written
   }
