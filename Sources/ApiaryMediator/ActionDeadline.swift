@@ -4,10 +4,10 @@ import Synchronization
 
 /// Runs an action for an `await`ed call: off Swift's cooperative pool and within the action's
 /// `timeout`. A synchronous action runs on a Dispatch worker; an `async` one in a task whose
-/// executor is Dispatch. The timer is a Dispatch timer too, so an action that blocks its thread
-/// — or module code blocking every pool thread — cannot delay it. Past the limit the caller gets
-/// ``ErrorCode/timedOut``, an `async` action is cancelled, and the
-/// action's late result is dropped.
+/// executor is Dispatch. The limit is one of ``Deadlines``, served by a Dispatch timer, so an
+/// action that blocks its thread — or module code blocking every pool thread — cannot delay
+/// it. Past the limit the caller gets ``ErrorCode/timedOut``, an `async` action is cancelled,
+/// and the action's late result is dropped.
 enum ActionDeadline {
   static func run(_ prepared: PreparedAction, _ parameters: Parameters, cache: Bool)
     async throws -> (any Sendable)?
@@ -36,35 +36,29 @@ enum ActionDeadline {
     }
   }
 
-  /// Where deadlines fire: a serial queue, which libdispatch serves with a thread of its own
-  /// even when every worker of the global queues is held by actions that block.
-  private static let timers = DispatchQueue(label: "apiary.action-deadlines")
-
-  /// Resumes the caller exactly once, whichever of the action and the timer finishes first,
-  /// and cancels the timer then, so a finished call leaves nothing scheduled behind it.
+  /// Resumes the caller exactly once, whichever of the action and the deadline finishes first,
+  /// and cancels the deadline then, so a finished call leaves nothing scheduled behind it.
   private final class Race: Sendable {
     private let continuation = Locked<CheckedContinuation<(any Sendable)?, any Error>?>(nil)
     private let finished = Atomic<Bool>(false)
-    /// libdispatch sources may be scheduled, resumed and cancelled from any thread (cancelling
-    /// twice is harmless); it is set up once in `begin` before anything else can reach it.
-    nonisolated(unsafe) private let timer = DispatchSource.makeTimerSource(
-      queue: ActionDeadline.timers)
+    private let deadline = Atomic<UInt64>(Race.noDeadline)
+    private static let noDeadline = UInt64.max
 
     func begin(
       _ continuation: CheckedContinuation<(any Sendable)?, any Error>, seconds: Double,
       onTimeout: @escaping @Sendable () -> Void
     ) {
       self.continuation.withLock { $0 = continuation }
-      timer.setEventHandler(handler: onTimeout)
-      timer.schedule(deadline: .now() + seconds)
-      timer.resume()
+      let token = Deadlines.shared.schedule(after: seconds, onTimeout)
+      deadline.store(token, ordering: .releasing)
     }
 
     /// Resumes with `result` unless the other side already did; true when this call won.
     @discardableResult
     func finish(_ result: Result<(any Sendable)?, any Error>) -> Bool {
       guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-      timer.cancel()
+      let token = deadline.load(ordering: .acquiring)
+      if token != Self.noDeadline { Deadlines.shared.cancel(token) }
       continuation.withLock { $0.take() }?.resume(with: result)
       return true
     }
