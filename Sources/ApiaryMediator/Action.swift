@@ -26,8 +26,10 @@ public struct Action<T: ActionTarget>: Sendable {
   }
 
   /// An action with a body for each kind of call: synchronous calls run `sync` on the caller's
-  /// thread, awaited calls run `async` and hold no thread while it waits (the stand-in targets
-  /// of process-placed modules, whose calls wait for another process).
+  /// thread, awaited calls run `async` on the caller's task (the stand-in targets of
+  /// process-placed modules, whose calls wait for another process). The `async` body must hold
+  /// no thread while it waits and must end with ``ErrorCode/timedOut`` past the action's
+  /// `timeout`: the mediator does not bound it.
   package static func both(
     sync: @escaping @Sendable (T, Parameters) throws -> (any Sendable)?,
     async: @escaping @Sendable (T, Parameters) async throws -> (any Sendable)?

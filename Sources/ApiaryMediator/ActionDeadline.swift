@@ -7,11 +7,16 @@ import Synchronization
 /// executor is Dispatch. The limit is one of ``Deadlines``, served by a Dispatch timer, so an
 /// action that blocks its thread — or module code blocking every pool thread — cannot delay
 /// it. Past the limit the caller gets ``ErrorCode/timedOut``, an `async` action is cancelled,
-/// and the action's late result is dropped.
+/// and the action's late result is dropped. An action with both bodies
+/// (``Action/both(sync:async:)``) bounds its `async` body itself and runs on the caller's task.
 enum ActionDeadline {
   static func run(_ prepared: PreparedAction, _ parameters: Parameters, cache: Bool)
     async throws -> (any Sendable)?
   {
+    // Both bodies (process-placed targets): the `async` one holds no thread while it waits and
+    // bounds itself by the action's `timeout`, so it runs on the caller's task, with no hop to a
+    // Dispatch worker and no race.
+    if prepared.prefersAsync { return try await prepared.runAsync(parameters, cache) }
     let race = Race()
     let seconds = prepared.manifest.timeout
     return try await withCheckedThrowingContinuation { continuation in

@@ -43,6 +43,7 @@ import Testing
             ActionManifest(
               name: "fail", parameters: [ParameterManifest(name: "why", kind: .string)]),
             ActionManifest(name: "crash"),
+            ActionManifest(name: "stall", timeout: 0.2),
           ])
       ], placement: .process)
     let proxy = ProcessPlacement.proxy(
@@ -91,6 +92,28 @@ import Testing
     }
     let notes = try performSynchronously(kernel.mediator, "notes", "list")
     #expect(notes as? [Int] == [1, 2, 3])
+    await kernel.shutdown()
+  }
+
+  // Without a bound, the call would wait forever: the test's own limit turns that into a
+  // failure.
+  @Test(.enabled(if: python != nil, "python3 is not installed"), .timeLimit(.minutes(1)))
+  func anAwaitedCallPastItsTimeoutIsTimedOutAndTheChildServesTheNext() async throws {
+    let kernel = try kernel()
+    try await kernel.boot()
+    // The child never answers "stall": the wire's deadline ends the call, as the mediator's
+    // own limit ends any other awaited call.
+    let error = await #expect(throws: MediatorError.self) {
+      try await kernel.mediator.perform(target: "greeter", action: "stall")
+    }
+    guard case .timedOut(target: "greeter", action: "stall", let seconds)? = error?.details else {
+      Issue.record("expected timedOut, got \(String(describing: error))")
+      await kernel.shutdown()
+      return
+    }
+    #expect(seconds == 0.2)
+    let greeting = try await kernel.mediator.perform(target: "greeter", action: "greet")
+    #expect(greeting as? String == "hello, world")
     await kernel.shutdown()
   }
 

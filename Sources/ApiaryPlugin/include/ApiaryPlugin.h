@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "10c28a7288a8445720fc7af0179a085ca41a2fd3a1e2fefa7ee65088bdfb4a8c"
+#define APIARY_ABI_HASH "bd7bbd4502eb7bb6c99aa12c9c2d848fe75132107a4fc7115debc422966d55f6"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

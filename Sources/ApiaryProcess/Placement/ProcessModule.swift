@@ -128,12 +128,13 @@ public final class ProcessModule: Module {
     try await call(link, method, json: RPCConnection.encode(params, method, what))
   }
 
-  /// ``call(_:_:_:what:)`` with parameters that are already JSON text.
-  static func call(_ link: ProcessLink, _ method: String, json params: String) async throws
-    -> JSONValue
-  {
+  /// ``call(_:_:_:what:)`` with parameters that are already JSON text; past `seconds` it
+  /// throws ``CallTimedOut``.
+  static func call(
+    _ link: ProcessLink, _ method: String, json params: String, seconds: Double? = nil
+  ) async throws -> JSONValue {
     do {
-      return try await link.connection.call(method, json: params)
+      return try await link.connection.call(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
     }

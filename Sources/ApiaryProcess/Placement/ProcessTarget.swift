@@ -57,11 +57,21 @@ public final class ProcessTarget: Target {
     return try check(result, params, action, link)
   }
 
-  /// Sends one call to the child and awaits its result (the caller's mediator bounds it).
+  /// Sends one call to the child and awaits its result, holding no thread; past the action's
+  /// `timeout` the caller gets the mediator's ``ErrorCode/timedOut``, as for any awaited call,
+  /// and the child's late answer is dropped.
   func forward(_ params: Parameters) async throws -> (any Sendable)? {
     let link = try ProcessModule.link(context)
-    let result = try await ProcessModule.call(link, "perform", json: Self.request(params))
-    return try check(result, params, declared[params.target]?[params.action], link)
+    let action = declared[params.target]?[params.action]
+    let seconds = action?.timeout ?? ActionManifest.defaultTimeout
+    let result: JSONValue
+    do {
+      result = try await ProcessModule.call(
+        link, "perform", json: Self.request(params), seconds: seconds)
+    } catch is CallTimedOut {
+      throw MediatorError.timedOut(target: params.target, action: params.action, seconds: seconds)
+    }
+    return try check(result, params, action, link)
   }
 
   /// The `perform` request's parameters as JSON text: `action`, `params`, `target` and the

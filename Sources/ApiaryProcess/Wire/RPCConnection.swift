@@ -2,6 +2,7 @@ import ApiaryManifest
 import ApiarySupport
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A JSON-RPC 2.0 connection over two file descriptors (a child's standard output and input,
 /// or a socket pair), pipelined: any number of requests in flight in both directions, answered
@@ -117,11 +118,36 @@ package final class RPCConnection: Sendable {
     try await call(method, json: Self.encode(params, method, what))
   }
 
-  /// Sends a request whose parameters are already JSON text and returns its result.
-  package func call(_ method: String, json params: String) async throws -> JSONValue {
-    try await withCheckedThrowingContinuation { continuation in
+  /// What an awaited call's deadline token holds before it is known, and once answered.
+  private static let noToken = UInt64.max
+  private static let answered = UInt64.max - 1
+
+  /// Sends a request whose parameters are already JSON text and returns its result; past
+  /// `seconds` the request is abandoned (its late response dropped) and ``CallTimedOut`` thrown.
+  package func call(_ method: String, json params: String, seconds: Double? = nil) async throws
+    -> JSONValue
+  {
+    // The in-flight table decides who resumes: the response's completion runs only if the
+    // entry is still there, and the deadline resumes only if it removes the entry itself. The
+    // deadline's token reaches whichever of the two sides comes second, which cancels it.
+    let deadline = Atomic<UInt64>(Self.noToken)
+    return try await withCheckedThrowingContinuation { continuation in
       do {
-        try send(method, params) { continuation.resume(with: $0) }
+        let id = try send(method, params) { result in
+          let token = deadline.exchange(Self.answered, ordering: .acquiringAndReleasing)
+          if token < Self.answered { Deadlines.shared.cancel(token) }
+          continuation.resume(with: result)
+        }
+        guard let seconds else { return }
+        let token = Deadlines.shared.schedule(after: seconds) { [self] in
+          if state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil {
+            continuation.resume(throwing: CallTimedOut(method: method, seconds: seconds))
+          }
+        }
+        let stored = deadline.compareExchange(
+          expected: Self.noToken, desired: token, ordering: .acquiringAndReleasing
+        ).exchanged
+        if !stored { Deadlines.shared.cancel(token) }  // answered already
       } catch {
         continuation.resume(throwing: error)
       }

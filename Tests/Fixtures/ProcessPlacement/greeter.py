@@ -55,6 +55,10 @@ def call(method, params):
     return answer.get("result")
 
 
+# What "stall" returns: the request is never answered (the host's time limit must end it).
+NO_ANSWER = object()
+
+
 def handle(method, params):
     global greeted
     if method == "initialize":
@@ -86,6 +90,8 @@ def handle(method, params):
             os.kill(os.getpid(), signal.SIGSEGV)
         if action == "fail":
             raise RuntimeError("greeter refuses: %s" % values.get("why", "no reason"))
+        if action == "stall":
+            return NO_ANSWER
     raise LookupError("no method %s for %s" % (method, params.get("target")))
 
 
@@ -102,7 +108,7 @@ def serve_one():
         reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32601, "message": str(error)}}
     except Exception as error:
         reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32000, "message": str(error)}}
-    if "id" in message:
+    if "id" in message and reply.get("result") is not NO_ANSWER:
         send(reply)
     return True
 

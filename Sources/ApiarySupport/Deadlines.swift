@@ -1,7 +1,7 @@
-import ApiarySupport
 import Dispatch
 
-/// The time limits of awaited calls, served by one Dispatch timer for the whole process.
+/// The time limits of awaited calls (the mediator's, and a process-placed target's on the
+/// wire), served by one Dispatch timer for the whole process.
 ///
 /// A timer of its own per call cost every awaited call a timer set up, and its cancellation a
 /// wake-up of the timer queue's thread, about a third of a call to a process-placed target with
