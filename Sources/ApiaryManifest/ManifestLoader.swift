@@ -187,16 +187,32 @@ package struct ManifestLoader: Sendable {
   static func parse(_ data: Data, file: String, limits: ManifestLimits) -> (
     root: ManifestNode?, problems: [ManifestProblem]
   ) {
-    data.withUnsafeBytes { bytes in
-      guard bytes.count <= limits.fileSize else {
-        return (nil, [tooLarge(file, bytes.count, limits)])
-      }
-      let isPropertyList =
-        file.hasSuffix(".plist")
-        || (!file.hasSuffix(".json") && PropertyListReader.looksLikePropertyList(bytes))
-      if isPropertyList { return PropertyListReader.parse(bytes, file: file, limits: limits) }
-      return JSONParser.parse(bytes, file: file, limits: limits)
+    data.withUnsafeBytes { bytes in parse(bytes, file: file, limits: limits) }
+  }
+
+  static func parse(_ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits) -> (
+    root: ManifestNode?, problems: [ManifestProblem]
+  ) {
+    guard bytes.count <= limits.fileSize else {
+      return (nil, [tooLarge(file, bytes.count, limits)])
     }
+    let isPropertyList =
+      file.hasSuffix(".plist")
+      || (!file.hasSuffix(".json") && PropertyListReader.looksLikePropertyList(bytes))
+    if isPropertyList { return PropertyListReader.parse(bytes, file: file, limits: limits) }
+    return JSONParser.parse(bytes, file: file, limits: limits)
+  }
+
+  /// Whether the manifest file `bytes` parse, as loading parses every file before decoding it
+  /// (into the same positioned tree, which is then dropped): the floor any manifest-driven boot
+  /// pays, which the benchmarks compare boot with.
+  ///
+  /// ```swift
+  /// var text = #"{"schemaVersion": 1, "modules": []}"#
+  /// text.withUTF8 { ManifestLoader.parses(UnsafeRawBufferPointer($0), file: "m.json") }  // true
+  /// ```
+  package static func parses(_ bytes: UnsafeRawBufferPointer, file: String) -> Bool {
+    parse(bytes, file: file, limits: .default).root != nil
   }
 
   static func tooLarge(_ file: String, _ size: Int, _ limits: ManifestLimits) -> ManifestProblem {
