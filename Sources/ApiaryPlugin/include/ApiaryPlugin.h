@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "8792ed92d3decbef1386f968edfd6afc7143eddd6e9462e2115335d705bd5ff1"
+#define APIARY_ABI_HASH "48c2db069b973a3fc45f2970ae4c64dd08f267cd823a471310f472218da95089"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

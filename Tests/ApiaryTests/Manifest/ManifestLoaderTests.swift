@@ -89,6 +89,45 @@ struct ManifestLoaderTests {
     #expect(set.modules.map(\.name) == ["a", "c"])
   }
 
+  /// Many files are read in runs, one a core: modules and problems still come in file order,
+  /// exactly as one run gives them.
+  @Test func filesReadInRunsKeepFileOrder() throws {
+    let directory = try ManifestDirectory()
+    try directory.write(
+      "app.json", #"{"schemaVersion": 1, "name": "N", "scheme": "n", "modules": ["modules"]}"#)
+    let names = (0..<200).map { String(format: "m%03d", $0) }
+    for name in names {
+      switch name {
+      case "m050":
+        try directory.write("modules/\(name).json", #"{"schemaVersion": 1, "modules": [}"#)
+      case "m120":
+        try directory.write(
+          "modules/\(name).json", moduleFile(#"{"name": "m120", "type": "T.M", "levl": 1}"#))
+      case "m170":
+        try FileManager.default.createDirectory(
+          atPath: "\(directory.path)/modules/m170.json", withIntermediateDirectories: true)
+      default:
+        try directory.write(
+          "modules/\(name).json", moduleFile(#"{"name": "\#(name)", "type": "T.M"}"#))
+      }
+    }
+    let base = "\(directory.path)/modules"
+    let files = ModuleFiles(
+      directory: base, files: names.map { ("\(base)/\($0).json", "\($0).json") })
+    let oneRun = files.decode(.default, inside: nil, runs: 1)
+    for runs in [2, 3, 7] {
+      #expect(files.decode(.default, inside: nil, runs: runs) == oneRun, "\(runs) runs")
+    }
+    let set = loader.load(directory: directory.path)
+    #expect(set.modules.map(\.name) == names.filter { $0 != "m050" && $0 != "m170" })
+    #expect(
+      set.problems.map(\.description) == [
+        "\(base)/m050.json:1:34 modules[0]: expected a value, found '}'",
+        "\(base)/m120.json:1:66 modules[0].levl: unknown key 'levl' (did you mean 'level'?)",
+        "\(base)/m170.json: not a regular file",
+      ])
+  }
+
   @Test func applicationManifestAndRepeatedPathsAreReadOnce() throws {
     let directory = try ManifestDirectory()
     try directory.write(
