@@ -97,11 +97,11 @@ public struct ELFImage: Sendable {
       dynamicBytes = entries
       func directories(_ offset: Int) -> [String] {
         guard offset >= 0, offset < strings.count else { return [] }
-        let end = strings[offset...].firstIndex(of: 0) ?? strings.count
+        let end = strings.firstIndex(of: 0, in: offset..<strings.count) ?? strings.count
         var found: [String] = []
         var start = offset
         while start < end {  // ":"-separated, empty entries skipped
-          let stop = strings[start..<end].firstIndex(of: 0x3a) ?? end
+          let stop = strings.firstIndex(of: 0x3a, in: start..<end) ?? end
           if stop > start { found.append(String(decoding: strings[start..<stop], as: UTF8.self)) }
           start = stop + 1
         }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The ELF64 little-endian file header and section header table of an open file, each field
 /// checked against the file's size. Section contents are read only when asked for.
 struct ELFLayout {
@@ -186,7 +194,19 @@ extension [UInt8] {
   /// The NUL-terminated string at `offset` (to the end if unterminated; empty if outside).
   func cString(at offset: Int) -> String {
     guard offset >= 0, offset < count else { return "" }
-    let end = self[offset...].firstIndex(of: 0) ?? count
+    let end = firstIndex(of: 0, in: offset..<count) ?? count
     return String(decoding: self[offset..<end], as: UTF8.self)
+  }
+
+  /// The first position of `byte` in `range` (clamped to the array), found by `memchr`: the
+  /// gate's scans for line ends and string ends, a byte at a time otherwise.
+  func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    let range = range.clamped(to: 0..<count)
+    return withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, !range.isEmpty else { return nil }
+      return memchr(base + range.lowerBound, Int32(byte), range.count).map {
+        UnsafeRawPointer(base).distance(to: $0)
+      }
+    }
   }
 }

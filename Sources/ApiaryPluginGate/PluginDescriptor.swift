@@ -154,7 +154,7 @@ public struct PluginDescriptor: Sendable, Hashable {
     }
 
     mutating func parse(_ section: [UInt8]) -> (PluginDescriptor?, [PluginProblem]) {
-      guard let end = section.firstIndex(of: 0) else {
+      guard let end = section.firstIndex(of: 0, in: section.indices) else {
         problem(
           nil, PluginDescriptor.sectionName, "the descriptor is not NUL-terminated",
           hint: "write it with the APIARY_PLUGIN macro of ApiaryPlugin.h")
@@ -167,15 +167,18 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
       // Decoding repairs invalid UTF-8 with U+FFFD, so the text equals the bytes only when they
       // are valid (`String(validating:)` is generic: a witness table lookup in a fresh process).
+      // ASCII, what the header writes, is valid as it is; only other text is compared back, which
+      // walks the string a scalar at a time.
       let text = String(decoding: section[..<end], as: UTF8.self)
-      guard text.utf8.elementsEqual(section[..<end]) else {
+      guard section[..<end].allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(section[..<end])
+      else {
         problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
         return (nil, problems)
       }
       var start = 0
       var line = 0
       while start < end {
-        let stop = section[start..<end].firstIndex(of: 0x0a) ?? end
+        let stop = section.firstIndex(of: 0x0a, in: start..<end) ?? end
         line += 1
         read(section[start..<stop], line: line)
         start = stop + 1
