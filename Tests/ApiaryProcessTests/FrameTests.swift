@@ -1,3 +1,5 @@
+import ApiarySupport
+import Foundation
 import Testing
 
 @testable import ApiaryProcess
@@ -44,6 +46,30 @@ import Testing
     #expect(try reader.next() == Array("[]".utf8))
     #expect(try reader.next() == nil)
     close(fds[0])
+  }
+
+  /// A socket read and written through one descriptor is made non-blocking by its reader; a
+  /// frame larger than the socket's buffer still goes out whole (the writer waits for room).
+  @Test func largeFrameCrossesANonBlockingSocket() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    defer { close(fds[0]) }
+    _ = FrameReader(descriptor: fds[0])
+    #expect(fcntl(fds[0], F_GETFL) & O_NONBLOCK != 0)
+    let body = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+    let peer = fds[1]
+    let received = Locked<[UInt8]?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread {  // reads while the writer waits for room
+      var other = FrameReader(descriptor: peer)
+      let frame = try? other.next()
+      received.withLock { $0 = frame }
+      done.signal()
+    }.start()
+    try FrameWriter(descriptor: fds[0]).send(body)
+    done.wait()
+    #expect(received.withLock { $0 } == body)
+    close(fds[1])
   }
 
   /// A frame that arrives in pieces is taken only once all of it is there; reading without

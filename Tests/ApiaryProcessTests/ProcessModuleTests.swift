@@ -102,6 +102,36 @@ import Testing
     #expect(error?.description.hasPrefix("parameters of greeter.greet cannot cross") == true)
   }
 
+  /// The child hands an action the parameters that came over the wire as the cast
+  /// `plainValue as? [String: any Sendable]` did: the same keys, each member boxed alike.
+  @Test func wireParametersArriveAsTheCastMadeThem() {
+    let params: JSONValue = ["n": 1, "none": .null, "list": [1, .null], "object": ["x": "y"]]
+    let converted = CallService.values(params)
+    let cast = params.plainValue as? [String: any Sendable] ?? [:]
+    #expect(converted.keys.sorted() == ["list", "n", "none", "object"])
+    for (key, value) in cast {
+      #expect(converted[key].map { "\(type(of: $0))" } == "\(type(of: value))")
+      #expect(converted[key].map { String(reflecting: $0) } == String(reflecting: value))
+    }
+    #expect(converted["n"] as? Int == 1)
+    #expect(CallService.values(.array([1])).isEmpty)
+    #expect(CallService.values(nil).isEmpty)
+  }
+
+  /// A `perform` request's parameters are the object the writer would write, keys sorted; a
+  /// value that cannot cross is named under `.params`, as in that object.
+  @Test func performRequestsAreWrittenAsTheirObject() throws {
+    let local = Parameters(["title": "Hi", "n": 2], target: "notes", action: "create")
+    #expect(
+      try ProcessTarget.request(local)
+        == #"{"action":"create","params":{"n":2,"title":"Hi"},"target":"notes"}"#)
+    struct Opaque: Sendable {}
+    let bad = Parameters(["when": Opaque()], target: "notes", action: "create")
+    let error = #expect(throws: NotRepresentable.self) { try ProcessTarget.request(bad) }
+    #expect(error?.what == "parameters of notes.create")
+    #expect(error?.path == ".params.when (Opaque)")
+  }
+
   @Test func resultsAreCheckedAgainstTheDeclaredKind() {
     #expect(ProcessTarget.matches(.string("x"), .string))
     #expect(ProcessTarget.matches(.int(1), .double))

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "ccab198521e443024c90fb4308113c99cd6579402b086de9c2d915efdd46a179"
+#define APIARY_ABI_HASH "1b5cc136643a2067583a6a00913bf94e9f79afc8ffaaaaff3bf7bea2626dbf20"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -19,13 +19,13 @@ struct CallService: Sendable {
       guard let target = params["target"]?.stringValue,
         let action = params["action"]?.stringValue
       else { throw RPCError(RPCError.invalidParams, "perform needs 'target' and 'action'") }
-      let values = params["params"]?.plainValue as? [String: any Sendable] ?? [:]
+      let values = Self.values(params["params"])
       return .some(try perform(target, action, values, url: params["url"]?.stringValue))
     case "event":
       guard let name = params["name"]?.stringValue else {
         throw RPCError(RPCError.invalidParams, "event needs 'name'")
       }
-      let payload = params["payload"]?.plainValue as? [String: any Sendable] ?? [:]
+      let payload = Self.values(params["payload"])
       let events = self.events
       let report = try awaitBlocking { EventReport(await events.post(name, payload: payload)) }
       return .some(report.wire)
@@ -34,6 +34,16 @@ struct CallService: Sendable {
     default:
       return nil
     }
+  }
+
+  /// An object's members as plain values (empty for anything else): what
+  /// `value?.plainValue as? [String: any Sendable] ?? [:]` gives, each member boxed as that
+  /// cast boxes it, without the cast's conversion of every element through the runtime.
+  static func values(_ value: JSONValue?) -> [String: any Sendable] {
+    guard case .object(let members)? = value else { return [:] }
+    var values = [String: any Sendable](minimumCapacity: members.count)
+    for (key, member) in members { values[key] = member.plainValue as any Sendable }
+    return values
   }
 
   /// One call: by URL when `url` is given (the URL policy applies again), else by name.

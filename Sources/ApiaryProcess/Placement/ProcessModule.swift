@@ -125,8 +125,15 @@ public final class ProcessModule: Module {
     _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
     what: String? = nil
   ) async throws -> JSONValue {
+    try await call(link, method, json: RPCConnection.encode(params, method, what))
+  }
+
+  /// ``call(_:_:_:what:)`` with parameters that are already JSON text.
+  static func call(_ link: ProcessLink, _ method: String, json params: String) async throws
+    -> JSONValue
+  {
     do {
-      return try await link.connection.call(method, params, what: what)
+      return try await link.connection.call(method, json: params)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
     }
@@ -137,8 +144,18 @@ public final class ProcessModule: Module {
     _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
     what: String? = nil, seconds: Double
   ) throws -> JSONValue {
+    try callBlocking(
+      link, method, json: RPCConnection.encode(params, method, what), seconds: seconds)
+  }
+
+  /// ``callBlocking(_:_:_:what:seconds:)`` with parameters that are already JSON text.
+  static func callBlocking(
+    _ link: ProcessLink, _ method: String, json params: String, seconds: Double
+  )
+    throws -> JSONValue
+  {
     do {
-      return try link.connection.callBlocking(method, params, what: what, seconds: seconds)
+      return try link.connection.callBlocking(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
     } catch is CallTimedOut {

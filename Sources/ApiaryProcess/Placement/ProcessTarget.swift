@@ -15,14 +15,14 @@ public final class ProcessTarget: Target {
   private let context: ModuleContext
   private let module: String
   /// Declared actions by target and action name.
-  private let declared: [String: ActionManifest]
+  private let declared: [String: [String: ActionManifest]]
 
   public init(context: ModuleContext) throws {
     self.context = context
     self.module = context.name
-    var declared: [String: ActionManifest] = [:]
+    var declared: [String: [String: ActionManifest]] = [:]
     for target in context.manifest.targets {
-      for action in target.actions { declared["\(target.name).\(action.name)"] = action }
+      for action in target.actions { declared[target.name, default: [:]][action.name] = action }
     }
     self.declared = declared
   }
@@ -49,42 +49,53 @@ public final class ProcessTarget: Target {
 
   /// Sends one call to the child and waits for its result, blocking the thread.
   func forward(_ params: Parameters) throws -> (any Sendable)? {
-    let (link, message, what, seconds) = try prepare(params)
+    let link = try ProcessModule.link(context)
+    let action = declared[params.target]?[params.action]
     let result = try ProcessModule.callBlocking(
-      link, "perform", message, what: "parameters of \(what)", seconds: seconds)
-    return try check(result, params, link)
+      link, "perform", json: Self.request(params),
+      seconds: action?.timeout ?? ActionManifest.defaultTimeout)
+    return try check(result, params, action, link)
   }
 
   /// Sends one call to the child and awaits its result (the caller's mediator bounds it).
   func forward(_ params: Parameters) async throws -> (any Sendable)? {
-    let (link, message, what, _) = try prepare(params)
-    let result = try await ProcessModule.call(
-      link, "perform", message, what: "parameters of \(what)")
-    return try check(result, params, link)
+    let link = try ProcessModule.link(context)
+    let result = try await ProcessModule.call(link, "perform", json: Self.request(params))
+    return try check(result, params, declared[params.target]?[params.action], link)
   }
 
-  private func prepare(_ params: Parameters) throws -> (
-    ProcessLink, [String: any Sendable], String, Double
-  ) {
-    let link = try ProcessModule.link(context)
-    let seconds = declared["\(params.target).\(params.action)"]?.timeout
-    var message: [String: any Sendable] = [
-      "target": params.target, "action": params.action, "params": params.values,
-    ]
-    if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
-      message["url"] = url
+  /// The `perform` request's parameters as JSON text: `action`, `params`, `target` and the
+  /// `url` of a remote call, as the wire's writer would write that object (keys sorted; the
+  /// call's parameters one level deep, and a value that cannot cross named under `.params`).
+  static func request(_ params: Parameters) throws(NotRepresentable) -> String {
+    let values: String
+    do {
+      values = try WireValue.encode(params.values, what: "", depth: 1)
+    } catch {
+      throw NotRepresentable(
+        what: "parameters of \(params.target).\(params.action)",
+        path: error.path.isEmpty ? "" : ".params" + error.path, reason: error.reason)
     }
-    return (
-      link, message, "\(params.target).\(params.action)",
-      seconds ?? ActionManifest.defaultTimeout
-    )
+    var text: [UInt8] = []
+    text.reserveCapacity(64 + values.utf8.count)
+    text += #"{"action":"#.utf8
+    JSONWriter.quote(params.action, to: &text)
+    text += #","params":"#.utf8
+    text += values.utf8
+    text += #","target":"#.utf8
+    JSONWriter.quote(params.target, to: &text)
+    if case .remote(let url) = params.origin, Self.url(url, names: params.target, params.action) {
+      text += #","url":"#.utf8
+      JSONWriter.quote(url, to: &text)
+    }
+    text.append(UInt8(ascii: "}"))
+    return String(decoding: text, as: UTF8.self)
   }
 
   /// The result as plain values, after checking it against the declared `returns` kind.
-  private func check(_ result: JSONValue, _ params: Parameters, _ link: ProcessLink) throws -> (
-    any Sendable
-  )? {
-    let action = declared["\(params.target).\(params.action)"]
+  private func check(
+    _ result: JSONValue, _ params: Parameters, _ action: ActionManifest?, _ link: ProcessLink
+  ) throws -> (any Sendable)? {
     if let kind = action?.returns, !Self.matches(result, kind) {
       throw ProcessModuleError(
         module: module, pid: link.child.pid,

@@ -30,10 +30,17 @@ package struct FrameReader {
   private var start = 0
   /// What one `read` fills, allocated once.
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  /// Whether `read` returns at once when nothing has arrived (`O_NONBLOCK`), so a reader that
+  /// must not wait reads without asking `poll` first: one system call per look instead of two.
+  private let nonblocking: Bool
 
+  /// A reader of `descriptor`. A pipe or socket is switched to `O_NONBLOCK` (its other users
+  /// are the peer's end, which the flag does not touch); anything else (a terminal shared with
+  /// a shell, a file) is left as it is.
   package init(descriptor: Int32) {
     self.descriptor = descriptor
     buffer.reserveCapacity(1 << 16)
+    nonblocking = Self.makeNonblocking(descriptor)
   }
 
   /// The next frame's body, waiting for it; nil at end of input between frames.
@@ -54,19 +61,14 @@ package struct FrameReader {
     }
     var length: Int?
     // Bytes, not strings: this runs once per message on the round trip's critical path.
-    for raw in buffer[start..<end].split(separator: 10) {
-      let line = raw.last == 13 ? raw.dropLast() : raw
-      guard !line.isEmpty else { continue }
-      let text = { String(decoding: line, as: UTF8.self) }
-      guard let colon = line.firstIndex(of: 58) else { throw .badHeader(text()) }  // ":"
-      guard Self.isContentLength(line[..<colon]) else { continue }
-      var value = line[(colon + 1)...]
-      if value.first == 32 { value = value.dropFirst() }  // one optional space
-      guard let parsed = Int(String(decoding: value, as: UTF8.self)), parsed >= 0 else {
-        throw .badHeader(text())
-      }
-      guard parsed <= Self.maximumBodySize else { throw .tooLarge(parsed) }
-      length = parsed
+    var lineStart = start
+    while lineStart < end {
+      var lineEnd = lineStart
+      while lineEnd < end, buffer[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+      let next = lineEnd + 1
+      if lineEnd > lineStart, buffer[lineEnd - 1] == 13 { lineEnd -= 1 }  // "\r"
+      if let parsed = try contentLength(lineStart..<lineEnd) { length = parsed }
+      lineStart = next
     }
     guard let length else { throw .missingLength }
     let bodyStart = end + 4
@@ -88,7 +90,9 @@ package struct FrameReader {
   /// Reads what has arrived, first waiting for it when `waiting`. Throws
   /// ``FrameError/truncated`` when the input ends inside a frame.
   package mutating func fill(waiting: Bool) throws(FrameError) -> Fill {
-    guard try Self.readable(descriptor, waiting: waiting) else { return .nothing }
+    if !nonblocking {
+      guard try Self.readable(descriptor, waiting: waiting) else { return .nothing }
+    }
     if start > 0 {
       buffer.removeFirst(start)
       start = 0
@@ -99,6 +103,11 @@ package struct FrameReader {
         return read(descriptor, base, bytes.count)
       }
       if count < 0, errno == EINTR { continue }
+      if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+        guard waiting else { return .nothing }
+        _ = try Self.readable(descriptor, waiting: true)
+        continue
+      }
       if count < 0 { throw .readFailed(errno: errno) }
       if count == 0 {
         if start < buffer.count { throw .truncated }
@@ -107,6 +116,17 @@ package struct FrameReader {
       buffer.append(contentsOf: chunk[..<count])
       return .bytes
     }
+  }
+
+  /// Sets `O_NONBLOCK` on `descriptor` if it is a pipe or a socket; returns whether it did.
+  private static func makeNonblocking(_ descriptor: Int32) -> Bool {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return false }
+    let kind = status.st_mode & S_IFMT
+    guard kind == S_IFIFO || kind == S_IFSOCK else { return false }
+    let flags = fcntl(descriptor, F_GETFL)
+    guard flags >= 0 else { return false }
+    return flags & O_NONBLOCK != 0 || fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
   }
 
   /// Whether a `read` of `descriptor` would return at once (bytes or the end); `waiting` waits
@@ -121,13 +141,37 @@ package struct FrameReader {
     }
   }
 
-  /// Whether a header field's name is `Content-Length`, in any case.
-  private static func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
-    let expected = "content-length".utf8
-    guard name.count == expected.count else { return false }
-    return zip(name, expected).allSatisfy { byte, lower in
-      (65...90).contains(byte) ? byte + 32 == lower : byte == lower
+  /// The value of the header line at `line` when it is `Content-Length` (in any case), nil
+  /// for an empty line or another header.
+  private func contentLength(_ line: Range<Int>) throws(FrameError) -> Int? {
+    guard !line.isEmpty else { return nil }
+    let text = { String(decoding: buffer[line], as: UTF8.self) }
+    guard let colon = buffer[line].firstIndex(of: 58) else { throw .badHeader(text()) }  // ":"
+    let name = "content-length".utf8
+    guard colon - line.lowerBound == name.count else { return nil }
+    for (offset, lower) in name.enumerated() {
+      let byte = buffer[line.lowerBound + offset]
+      guard byte == lower || (65...90).contains(byte) && byte + 32 == lower else { return nil }
     }
+    var position = colon + 1
+    if position < line.upperBound, buffer[position] == 32 { position += 1 }  // one optional space
+    // Up to 18 plain digits always fit `Int`; anything else (a sign, more digits, no digit)
+    // is left to `Int`'s parser.
+    var value = 0
+    var plain = position < line.upperBound && line.upperBound - position <= 18
+    for index in position..<line.upperBound where plain {
+      let byte = buffer[index]
+      plain = (48...57).contains(byte)
+      value = value &* 10 &+ Int(byte &- 48)
+    }
+    if !plain {
+      guard let parsed = Int(String(decoding: buffer[position..<line.upperBound], as: UTF8.self)),
+        parsed >= 0
+      else { throw .badHeader(text()) }
+      value = parsed
+    }
+    guard value <= Self.maximumBodySize else { throw .tooLarge(value) }
+    return value
   }
 
   /// Where the header's closing `\r\n\r\n` starts, or nil when it has not arrived.
@@ -167,25 +211,78 @@ package final class FrameWriter: Sendable {
 
   /// Writes `body` as one frame.
   package func send(_ body: String) throws(FrameError) {
-    var frame = "Content-Length: \(body.utf8.count)\r\n\r\n"
-    frame += body
-    let failure: Int32? = closed.withLock { closed in
-      if closed { return EBADF }
-      return frame.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return nil }
-        var offset = 0
-        while offset < bytes.count {
-          let count = write(descriptor, base + offset, bytes.count - offset)
-          if count < 0 {
-            if errno == EINTR { continue }
-            return errno
-          }
-          offset += count
-        }
-        return nil
+    try send(Array(body.utf8))
+  }
+
+  /// Writes `body` as one frame: its header and it in one `writev`.
+  package func send(_ body: [UInt8]) throws(FrameError) {
+    let failure: Int32? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { space in
+      let header = UnsafeRawBufferPointer(
+        UnsafeMutableBufferPointer(rebasing: space[..<Self.header(body.count, in: space)]))
+      return closed.withLock { closed in
+        if closed { return EBADF }
+        return body.withUnsafeBytes { Self.write(descriptor, header, $0) }
       }
     }
     if let failure { throw .writeFailed(errno: failure) }
+  }
+
+  /// Writes `Content-Length: <count>\r\n\r\n` at the start of `space` (48 bytes are enough);
+  /// returns its length.
+  private static func header(_ count: Int, in space: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var length = 0
+    for byte in "Content-Length: ".utf8 {
+      space[length] = byte
+      length += 1
+    }
+    var digits = 1
+    var rest = count
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    rest = count
+    for position in stride(from: length + digits - 1, through: length, by: -1) {
+      space[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    length += digits
+    for byte in "\r\n\r\n".utf8 {
+      space[length] = byte
+      length += 1
+    }
+    return length
+  }
+
+  /// Writes all of `head` then `tail`, in one system call unless the pipe takes less (then
+  /// the rest, waiting for room); returns the error number on failure.
+  private static func write(
+    _ descriptor: Int32, _ head: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer
+  ) -> Int32? {
+    var (head, tail) = (head, tail)
+    while !head.isEmpty || !tail.isEmpty {
+      let count = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { vectors in
+        vectors[0] = iovec(
+          iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count)
+        vectors[1] = iovec(
+          iov_base: UnsafeMutableRawPointer(mutating: tail.baseAddress), iov_len: tail.count)
+        return writev(descriptor, vectors.baseAddress, 2)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        // A descriptor read and written both (a socket) may be non-blocking: wait for room.
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+          var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&request, 1, -1)
+          continue
+        }
+        return errno
+      }
+      let fromHead = min(count, head.count)
+      head = UnsafeRawBufferPointer(rebasing: head[fromHead...])
+      tail = UnsafeRawBufferPointer(rebasing: tail[(count - fromHead)...])
+    }
+    return nil
   }
 }
 

@@ -109,13 +109,19 @@ package final class RPCConnection: Sendable {
   /// Whether the connection has ended.
   package var hasEnded: Bool { state.withLock { $0.ended != nil } }
 
-  /// Sends a request and returns its result.
+  /// Sends a request and returns its result. `what` names the parameters in the error when
+  /// they cannot cross (by default "parameters of 'method'").
   package func call(_ method: String, _ params: Any? = [String: Any](), what: String? = nil)
     async throws -> JSONValue
   {
+    try await call(method, json: Self.encode(params, method, what))
+  }
+
+  /// Sends a request whose parameters are already JSON text and returns its result.
+  package func call(_ method: String, json params: String) async throws -> JSONValue {
     try await withCheckedThrowingContinuation { continuation in
       do {
-        try send(method, params, what: what) { continuation.resume(with: $0) }
+        try send(method, params) { continuation.resume(with: $0) }
       } catch {
         continuation.resume(throwing: error)
       }
@@ -133,14 +139,21 @@ package final class RPCConnection: Sendable {
     _ method: String, _ params: Any? = [String: Any](), what: String? = nil,
     seconds: Double? = nil
   ) throws -> JSONValue {
-    if ReaderThread.isReading(for: self) { return try callOnReader(method, params, what: what) }
+    try callBlocking(method, json: Self.encode(params, method, what), seconds: seconds)
+  }
+
+  /// ``callBlocking(_:_:what:seconds:)`` with parameters that are already JSON text.
+  package func callBlocking(_ method: String, json params: String, seconds: Double? = nil)
+    throws -> JSONValue
+  {
+    if ReaderThread.isReading(for: self) { return try callOnReader(method, params) }
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     // Take the read side before sending when it is free: the answer cannot come before it.
-    let leading = state.withLock { $0.reading } && read.tryAcquire(caller: true)
+    let leading = state.withLock { $0.reading } && read.tryAcquireBeforeSending()
     let id: Int
     do {
-      id = try send(method, params, what: what) { result in
+      id = try send(method, params) { result in
         outcome.withLock { $0 = result }
         semaphore.signal()
       }
@@ -153,6 +166,7 @@ package final class RPCConnection: Sendable {
       outcome.withLock { $0 != nil } || deadline.map { DispatchTime.now() >= $0 } == true
     }
     if leading {
+      read.disarm()
       // A peer that has sent nothing for a spin window is asleep: spin long enough to see it
       // wake and answer, or both sides would sleep through every call that follows.
       let quiet = Spin.elapsed(since: read.lastFrame) >= spinWindow
@@ -197,9 +211,9 @@ package final class RPCConnection: Sendable {
   /// A blocking call on the reader thread: reads and answers frames until its own answer
   /// arrives (nothing else would read it). Not bounded in time: the caller that made the
   /// reader thread answer a request bounds the whole exchange.
-  private func callOnReader(_ method: String, _ params: Any?, what: String?) throws -> JSONValue {
+  private func callOnReader(_ method: String, _ params: String) throws -> JSONValue {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
-    try send(method, params, what: what) { result in outcome.withLock { $0 = result } }
+    try send(method, params) { result in outcome.withLock { $0 = result } }
     let done = { outcome.withLock { $0 != nil } }
     if let reason = pump(until: done, waitingSince: Spin.now(), window: spinWindow, blocking: true)
     {
@@ -215,17 +229,25 @@ package final class RPCConnection: Sendable {
   package func notify(_ method: String, _ params: Any? = [String: Any](), what: String? = nil)
     throws
   {
-    let text = try WireValue.encode(params, what: what ?? "parameters of '\(method)'")
+    let text = try Self.encode(params, method, what)
     if let ended = state.withLock({ $0.ended }) { throw ended }
     try writer.send(RPCMessage.request(id: nil, method: method, params: text))
   }
 
-  /// Registers `completion` under a new id and writes the request; returns the id.
+  /// `params` as JSON text, or ``NotRepresentable`` naming them `what` (by default "parameters
+  /// of 'method'").
+  package static func encode(_ params: Any?, _ method: String, _ what: String?)
+    throws(NotRepresentable) -> String
+  {
+    try WireValue.encode(params, what: what ?? "parameters of '\(method)'")
+  }
+
+  /// Registers `completion` under a new id and writes the request with `params` (JSON text);
+  /// returns the id.
   @discardableResult
-  private func send(
-    _ method: String, _ params: Any?, what: String?, completion: @escaping Completion
-  ) throws -> Int {
-    let text = try WireValue.encode(params, what: what ?? "parameters of '\(method)'")
+  private func send(_ method: String, _ text: String, completion: @escaping Completion) throws
+    -> Int
+  {
     let registered = state.withLock { state -> Result<Int, any Error> in
       if let ended = state.ended { return .failure(ended) }
       let id = state.nextID
@@ -353,7 +375,7 @@ package final class RPCConnection: Sendable {
   private func answer(
     _ id: JSONValue, _ method: String, _ params: JSONValue, _ handler: Handler
   ) -> Bool {
-    let reply: String
+    let reply: [UInt8]
     do {
       let result = try handler(method, params)
       reply = RPCMessage.result(

@@ -19,57 +19,107 @@ package enum RPCMessage: Sendable {
   /// Parses a frame's body; throws an ``RPCError`` with JSON-RPC's parse or invalid-request
   /// code.
   package init(_ body: [UInt8]) throws(RPCError) {
-    let value: JSONValue
+    var version: JSONValue?
+    var id: JSONValue?
+    var method: JSONValue?
+    var params: JSONValue?
+    var result: JSONValue?
+    var error: JSONValue?
     do {
-      value = try WireJSON.parse(body)
+      // Of duplicate members the last counts, as in the dictionary of a parsed object.
+      let other = try WireJSON.parse(body) { key, value in
+        switch key {
+        case "jsonrpc": version = value
+        case "id": id = value
+        case "method": method = value
+        case "params": params = value
+        case "result": result = value
+        case "error": error = value
+        default: break
+        }
+      }
+      if let other {
+        throw RPCError(RPCError.invalidRequest, "expected a JSON object, found \(other.kindName)")
+      }
+    } catch let error as RPCError {
+      throw error
     } catch {
       throw RPCError(RPCError.parseError, "not JSON: \(error)")
     }
-    guard case .object(let members) = value else {
-      throw RPCError(RPCError.invalidRequest, "expected a JSON object, found \(value.kindName)")
-    }
-    guard members["jsonrpc"] == .string("2.0") else {
+    guard version == .string("2.0") else {
       throw RPCError(RPCError.invalidRequest, "expected \"jsonrpc\": \"2.0\"")
     }
-    if case .string(let method)? = members["method"] {
-      let params = members["params"] ?? .object([:])
-      if let id = members["id"] {
+    if case .string(let method)? = method {
+      let params = params ?? .object([:])
+      if let id {
         self = .request(id: id, method: method, params: params)
       } else {
         self = .notification(method: method, params: params)
       }
       return
     }
-    guard let id = members["id"]?.intValue else {
+    guard let id = id?.intValue else {
       throw RPCError(RPCError.invalidRequest, "a response needs the integer id of its request")
     }
-    if let error = members["error"] {
+    if let error {
       let code = error["code"]?.intValue ?? RPCError.internalError
       let message = error["message"]?.stringValue ?? "error without a message"
       self = .response(id: id, outcome: .failure(RPCError(code, message)))
     } else {
-      self = .response(id: id, outcome: .success(members["result"] ?? .null))
+      self = .response(id: id, outcome: .success(result ?? .null))
     }
   }
 
   /// A request's or notification's body; `params` is JSON text.
-  package static func request(id: Int?, method: String, params: String) -> String {
-    let head = id.map { "{\"jsonrpc\":\"2.0\",\"id\":\($0)," } ?? "{\"jsonrpc\":\"2.0\","
-    return head + "\"method\":" + JSONWriter.quote(method) + ",\"params\":" + params + "}"
+  package static func request(id: Int?, method: String, params: String) -> [UInt8] {
+    var body = Self.head(capacity: 48 + method.utf8.count + params.utf8.count)
+    if let id {
+      body += #""id":"#.utf8
+      body += String(id).utf8
+      body.append(UInt8(ascii: ","))
+    }
+    body += #""method":"#.utf8
+    JSONWriter.quote(method, to: &body)
+    body += #","params":"#.utf8
+    body += params.utf8
+    body.append(UInt8(ascii: "}"))
+    return body
   }
 
   /// A successful response's body; `result` is JSON text.
-  package static func result(id: JSONValue, _ result: String) -> String {
-    "{\"jsonrpc\":\"2.0\",\"id\":" + idText(id) + ",\"result\":" + result + "}"
+  package static func result(id: JSONValue, _ result: String) -> [UInt8] {
+    var body = Self.head(capacity: 48 + result.utf8.count)
+    body += #""id":"#.utf8
+    body += idText(id).utf8
+    body += #","result":"#.utf8
+    body += result.utf8
+    body.append(UInt8(ascii: "}"))
+    return body
   }
 
   /// An error response's body.
-  package static func error(id: JSONValue, _ error: RPCError) -> String {
-    "{\"jsonrpc\":\"2.0\",\"id\":" + idText(id) + ",\"error\":{\"code\":\(error.code),"
-      + "\"message\":" + JSONWriter.quote(error.message) + "}}"
+  package static func error(id: JSONValue, _ error: RPCError) -> [UInt8] {
+    var body = Self.head(capacity: 80 + error.message.utf8.count)
+    body += #""id":"#.utf8
+    body += idText(id).utf8
+    body += #","error":{"code":"#.utf8
+    body += String(error.code).utf8
+    body += #","message":"#.utf8
+    JSONWriter.quote(error.message, to: &body)
+    body += "}}".utf8
+    return body
+  }
+
+  /// `{"jsonrpc":"2.0",`, with room for the rest.
+  private static func head(capacity: Int) -> [UInt8] {
+    var body: [UInt8] = []
+    body.reserveCapacity(capacity)
+    body += #"{"jsonrpc":"2.0","#.utf8
+    return body
   }
 
   private static func idText(_ id: JSONValue) -> String {
-    JSONWriter.json(id) ?? "null"
+    if case .int(let number) = id { return String(number) }
+    return JSONWriter.json(id) ?? "null"
   }
 }

@@ -29,7 +29,8 @@ final class ReadSide: @unchecked Sendable {
   var lastFrame: UInt64 = 0
 
   /// Whether a thread holds the read side; the watch changes under this lock too, so its state
-  /// always matches (disarmed while a caller holds it).
+  /// always matches (disarmed while a caller holds it, but for the moment between a caller's
+  /// ``tryAcquireBeforeSending()`` and its ``disarm()``).
   private let held = Locked(false)
   private let watch: InputWatch
 
@@ -47,6 +48,23 @@ final class ReadSide: @unchecked Sendable {
       if caller { watch.disarm() }
       return true
     }
+  }
+
+  /// Takes the read side, if no thread holds it, for a caller about to send a request: the
+  /// watch stays armed until ``disarm()``, which the caller calls once its request is out (the
+  /// time the answer takes, not the round trip, pays for it). An answer that comes first wakes
+  /// the reader thread once, which finds the read side held and waits again.
+  func tryAcquireBeforeSending() -> Bool {
+    held.withLock { held in
+      guard !held else { return false }
+      held = true
+      return true
+    }
+  }
+
+  /// Disarms the reader thread's watch; holder only (after ``tryAcquireBeforeSending()``).
+  func disarm() {
+    held.withLock { _ in watch.disarm() }
   }
 
   /// Gives the read side up and arms the reader thread's watch again.

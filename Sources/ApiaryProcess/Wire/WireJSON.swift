@@ -27,9 +27,33 @@ enum WireJSON {
     try bytes.withUnsafeBufferPointer { buffer throws(Problem) in
       var reader = Reader(bytes: buffer)
       let value = try reader.value(depth: 0)
-      reader.skipSpace()
-      guard reader.index == buffer.count else { throw reader.problem("the end of the text") }
+      try reader.end()
       return value
+    }
+  }
+
+  /// Reads `bytes` as ``parse(_:)`` does, but hands the members of a top-level object to
+  /// `member` in order instead of building it, and returns nil; any other value is returned.
+  /// A message's envelope is read this way: no dictionary for five keys.
+  ///
+  /// ```swift
+  /// var id: JSONValue?
+  /// _ = try WireJSON.parse(body) { key, value in if key == "id" { id = value } }
+  /// ```
+  static func parse(_ bytes: [UInt8], members member: (String, JSONValue) -> Void)
+    throws(Problem) -> JSONValue?
+  {
+    try bytes.withUnsafeBufferPointer { buffer throws(Problem) in
+      var reader = Reader(bytes: buffer)
+      reader.skipSpace()
+      guard reader.current == UInt8(ascii: "{") else {
+        let value = try reader.value(depth: 0)
+        try reader.end()
+        return value
+      }
+      try reader.members(depth: 0, member)
+      try reader.end()
+      return nil
     }
   }
 
@@ -74,13 +98,28 @@ enum WireJSON {
       return value
     }
 
+    /// Only space may follow the value.
+    mutating func end() throws(Problem) {
+      skipSpace()
+      guard index == bytes.count else { throw problem("the end of the text") }
+    }
+
     mutating func object(depth: Int) throws(Problem) -> JSONValue {
+      var object: [String: JSONValue] = [:]
+      try members(depth: depth) { key, value in
+        if object.isEmpty { object.reserveCapacity(8) }  // no growing step by step
+        object[key] = value
+      }
+      return .object(object)
+    }
+
+    /// The members of the object at `index` (its opening brace), in order.
+    mutating func members(depth: Int, _ member: (String, JSONValue) -> Void) throws(Problem) {
       index += 1  // {
-      var members: [String: JSONValue] = [:]
       skipSpace()
       if current == UInt8(ascii: "}") {
         index += 1
-        return .object(members)
+        return
       }
       while true {
         skipSpace()
@@ -89,13 +128,13 @@ enum WireJSON {
         skipSpace()
         guard current == UInt8(ascii: ":") else { throw problem("':'") }
         index += 1
-        members[key] = try value(depth: depth + 1)
+        member(key, try value(depth: depth + 1))
         skipSpace()
         switch current {
         case UInt8(ascii: ","): index += 1
         case UInt8(ascii: "}"):
           index += 1
-          return .object(members)
+          return
         default: throw problem("',' or '}'")
         }
       }
@@ -220,6 +259,15 @@ enum WireJSON {
         integral = false
         if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
         guard try digits(leadingZeroAlone: false) else { throw problem("a digit") }
+      }
+      // Up to 18 digits always fit `Int`: add them up without making a string.
+      let negative = bytes[start] == UInt8(ascii: "-")
+      if integral, index - start - (negative ? 1 : 0) <= 18 {
+        var int = 0
+        for position in (negative ? start + 1 : start)..<index {
+          int = int * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+        }
+        return .int(negative ? -int : int)
       }
       let text = String(
         decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

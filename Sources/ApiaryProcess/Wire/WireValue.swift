@@ -11,15 +11,18 @@ import ApiarySupport
 /// let text = try WireValue.encode(["title": "Hi"], what: "parameters of notes.create")
 /// ```
 package enum WireValue {
-  /// `value` as JSON text.
-  package static func encode(_ value: Any?, what: String) throws(NotRepresentable) -> String {
-    switch JSONWriter.write(value) {
+  /// `value` as JSON text; `depth` is how deep in the message it will be nested (see
+  /// ``JSONWriter/write(_:depth:)``). `what` is made only when the value cannot cross.
+  package static func encode(
+    _ value: Any?, what: @autoclosure () -> String, depth: Int = 0
+  ) throws(NotRepresentable) -> String {
+    switch JSONWriter.write(value, depth: depth) {
     case .json(let text): return text
     case .notJSON:
-      throw NotRepresentable(what: what, path: firstUnrepresentable(value, path: "") ?? "")
+      throw NotRepresentable(what: what(), path: firstUnrepresentable(value, path: "") ?? "")
     case .tooDeep:
       throw NotRepresentable(
-        what: what, path: "", reason: "nested deeper than \(JSONWriter.maximumDepth) levels")
+        what: what(), path: "", reason: "nested deeper than \(JSONWriter.maximumDepth) levels")
     }
   }
 
