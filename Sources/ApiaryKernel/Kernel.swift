@@ -713,18 +713,7 @@ public actor Kernel {
   /// without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(_ manifest: ModuleManifest, hasHooks: Bool) throws(KernelError) {
     let name = manifest.name
-    let atOnce: Wake.AtOnce? =
-      hasHooks
-      ? nil : { @Sendable [weak self] trigger in self?.wakeAtOnce(name, trigger: trigger) }
-    let wake = Wake(on: executor, atOnce: atOnce) {
-      [weak self] trigger, nested throws(ActivationError) in
-      guard let self else {
-        throw ActivationError(
-          module: name, phase: .load, trigger: trigger,
-          cause: KernelError.wrongState(operation: "wake module '\(name)'", state: "released"))
-      }
-      try await self.activate(name, trigger: trigger, nested: nested)
-    }
+    let wake = Wake(name, of: self, on: executor, atOnce: !hasHooks)
     do {
       if !manifest.services.isEmpty {
         let owned = container.owned(by: name)
@@ -931,7 +920,7 @@ public actor Kernel {
   /// Wakes a dormant module without hooks on the calling thread, as a kernel step that holds
   /// the kernel's queue, when no change is in progress and its dependencies run: no thread
   /// hand-off. Nil when it cannot; the trigger then takes the usual way through the change queue.
-  private nonisolated func wakeAtOnce(_ name: String, trigger: ActivationTrigger) -> Result<
+  nonisolated func wakeAtOnce(_ name: String, trigger: ActivationTrigger) -> Result<
     Void, ActivationError
   >? {
     executor.sync { assumeIsolated { $0.wakeIfIdle(name, trigger: trigger) } }

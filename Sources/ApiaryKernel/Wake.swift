@@ -4,50 +4,45 @@ import Synchronization
 
 /// The switch a dormant (lazy) module's placeholders pull on first use: the placeholders of its
 /// declared services, its targets' maker and its activation events' handlers. Once the module
-/// runs, pulling it costs one atomic load.
+/// runs, pulling it costs one atomic load. It holds its kernel weakly and no closures, so
+/// putting a module to sleep allocates this one object and no lock.
 ///
 /// A trigger from inside a module hook (`HookLane.isRunning`) wakes the module without waiting
 /// for the kernel's change in progress, which is waiting for that very hook.
 ///
 /// ```swift
-/// let wake = Wake { trigger, nested throws(ActivationError) in
-///   try await kernel.activate("search", trigger: trigger, nested: nested)
-/// }
+/// let wake = Wake("search", of: kernel, on: executor, atOnce: false)
 /// try wake.now(.target("search"))  // blocks until 'search' runs
 /// ```
 final class Wake: Sendable {
-  typealias Activate =
-    @Sendable (ActivationTrigger, _ nested: Bool) async throws(ActivationError) -> Void
-
-  private let awake = Atomic<Bool>(false)
-  private let woken = Locked<ModuleContext?>(nil)
-  /// Wakes the module on the calling thread when the kernel can do it without a hand-off;
-  /// nil when it cannot.
-  typealias AtOnce = @Sendable (ActivationTrigger) -> Result<Void, ActivationError>?
-
-  private let activate: Activate
-  private let atOnce: AtOnce?
+  /// The module's context, set once when it runs; its targets are made with it.
+  private let woken = AtomicLazyReference<ModuleContext>()
+  private weak let kernel: Kernel?
+  private let name: String
+  /// Whether the kernel may wake the module on the calling thread (a module without hooks),
+  /// when it can do so without a hand-off.
+  private let atOnce: Bool
   private let executor: KernelExecutor
 
-  init(on executor: KernelExecutor, atOnce: AtOnce? = nil, _ activate: @escaping Activate) {
+  init(_ name: String, of kernel: Kernel, on executor: KernelExecutor, atOnce: Bool) {
+    self.name = name
+    self.kernel = kernel
     self.executor = executor
     self.atOnce = atOnce
-    self.activate = activate
   }
 
   /// Called by the kernel once the module runs, with the context it runs in.
   func markAwake(_ context: ModuleContext) {
-    woken.withLock { $0 = context }
-    awake.store(true, ordering: .releasing)
+    _ = woken.storeIfNil(context)
   }
 
   /// The module's context once it runs; its targets are made with it.
-  var context: ModuleContext? { woken.withLock { $0 } }
+  var context: ModuleContext? { woken.load() }
 
   /// Wakes the module unless it runs, and returns once it does.
   func callAsFunction(_ trigger: ActivationTrigger) async throws(ActivationError) {
-    guard !awake.load(ordering: .acquiring) else { return }
-    try await activate(trigger, HookLane.isRunning)
+    guard woken.load() == nil else { return }
+    try await Self.activate(kernel, name, trigger, HookLane.isRunning)
   }
 
   /// Wakes the module unless it runs, blocking the calling thread until it does: for a resolve
@@ -55,15 +50,17 @@ final class Wake: Sendable {
   /// executor and hooks run on the hook executor, so the blocked thread is never one they need,
   /// and the caller is resumed from the kernel's thread without another hand-off.
   func now(_ trigger: ActivationTrigger) throws(ActivationError) {
-    guard !awake.load(ordering: .acquiring) else { return }
+    guard woken.load() == nil else { return }
     let nested = HookLane.isRunning
-    if !nested, let woke = atOnce?(trigger) { return try woke.get() }
+    if !nested, atOnce, let woke = kernel?.wakeAtOnce(name, trigger: trigger) {
+      return try woke.get()
+    }
     let done = DispatchSemaphore(value: 0)
     let failure = Locked<ActivationError?>(nil)
-    let activate = self.activate
+    let (kernel, name) = (self.kernel, self.name)
     Task(executorPreference: executor) {
       do throws(ActivationError) {
-        try await activate(trigger, nested)
+        try await Self.activate(kernel, name, trigger, nested)
       } catch {
         failure.withLock { $0 = error }
       }
@@ -71,5 +68,16 @@ final class Wake: Sendable {
     }
     done.wait()
     if let error = failure.withLock({ $0 }) { throw error }
+  }
+
+  private static func activate(
+    _ kernel: Kernel?, _ name: String, _ trigger: ActivationTrigger, _ nested: Bool
+  ) async throws(ActivationError) {
+    guard let kernel else {
+      throw ActivationError(
+        module: name, phase: .load, trigger: trigger,
+        cause: KernelError.wrongState(operation: "wake module '\(name)'", state: "released"))
+    }
+    try await kernel.activate(name, trigger: trigger, nested: nested)
   }
 }

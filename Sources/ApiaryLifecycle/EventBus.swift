@@ -113,12 +113,17 @@ public final class EventBus: Sendable {
       let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
       var subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
       subscription.isPlaceholder = placeholder
-      // Stable insertion after every subscription of equal or earlier rank. Modules subscribe
-      // in boot order, so the search from the end stops at once, and the list is changed in
-      // place rather than copied: subscribing n modules to one event stays linear.
+      // Stable insertion after every subscription of equal or earlier rank, found by binary
+      // search (the list is sorted by rank): modules mostly subscribe in boot order, but eager
+      // modules subscribe in `setUp` after every dormant module's placeholder. The list is
+      // changed in place rather than copied.
       func insert(into list: inout [Subscription]) {
-        let position = list.lastIndex { $0.rank <= subscription.rank }
-        list.insert(subscription, at: position.map { $0 + 1 } ?? 0)
+        var (low, high) = (0, list.count)
+        while low < high {
+          let middle = (low + high) / 2
+          if list[middle].rank <= subscription.rank { low = middle + 1 } else { high = middle }
+        }
+        list.insert(subscription, at: low)
       }
       insert(into: &state.byEvent[name, default: []])
       return id

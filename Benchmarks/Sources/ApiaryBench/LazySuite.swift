@@ -4,8 +4,9 @@ import Foundation
 
 /// Lazy activation (issue 14): the boot of 10,000 generated modules of which nine in ten are
 /// lazy, per module, as `apiary run` boots them (``EmbeddedHost/kernel(manifestsAt:)``: load,
-/// gate, validate, plan; then `boot()`), against listing, reading and parsing their manifests
-/// in the same run; and
+/// gate, validate, plan; then `boot()`), against the floor of listing, reading and parsing
+/// their manifests in the same run (``parseFloor(_:)``, with Apiary's own parser; Foundation's
+/// `JSONSerialization` floor is a second row); and
 /// the first call to a target of a dormant module without hooks (which wakes it), against a
 /// call to a running one. Floor and kernel runs alternate, as in ``LifecycleSuite``.
 enum LazySuite {
@@ -30,11 +31,13 @@ enum LazySuite {
     }
     defer { try? FileManager.default.removeItem(atPath: generated.directory) }
     let catalog = TypeCatalog()
-    var (floor, boot): ([Double], [Double]) = ([], [])
+    let directory = "\(generated.directory)/modules"
+    var (floor, foundation, boot): ([Double], [Double], [Double]) = ([], [], [])
     var note: String?
     for run in 0..<(runs + (smoke ? 0 : 1)) {
       let timed = smoke || run > 0
-      let parse = LifecycleSuite.floor("\(generated.directory)/modules", catalog: catalog).parse
+      let parse = parseFloor(directory)
+      let parseWithFoundation = LifecycleSuite.floor(directory, catalog: catalog).parse
       do {
         let began = Harness.now()
         let kernel = try EmbeddedHost.kernel(manifestsAt: generated.directory)
@@ -44,9 +47,11 @@ enum LazySuite {
         await kernel.shutdown()
         if dormant != modules * 9 / 10 { note = "\(dormant) dormant modules, expected 9,000" }
         if timed {
-          floor.append(Double(parse))
+          floor.append(Double(parse.nanoseconds))
+          foundation.append(Double(parseWithFoundation))
           boot.append(Double(booted - began))
         }
+        if parse.files != modules { note = "the floor parsed \(parse.files) files, not \(modules)" }
       } catch {
         note = "\(error)".split(separator: "\n").prefix(3).joined(separator: " ")
         break
@@ -55,7 +60,48 @@ enum LazySuite {
     report.add(
       Row(
         section: section, name: name, apiary: measurement(boot, per: modules),
-        peerName: "list+read+parse JSON", peer: measurement(floor, per: modules), note: note))
+        peerName: "list+read+parse with Apiary's parser", peer: measurement(floor, per: modules),
+        note: note))
+    report.add(
+      Row(
+        section: section, name: "\(name), Foundation floor",
+        apiary: measurement(boot, per: modules),
+        peerName: "list+read+parse with JSONSerialization",
+        peer: measurement(foundation, per: modules), note: note))
+  }
+
+  /// The least any boot from these manifests pays: list `directory` with `readdir` (unsorted),
+  /// read each `*.json` file with `openat` and one `read` into a reused buffer (no `fstat`, no
+  /// `Data`), and parse it with the parser loading uses, into its positioned tree
+  /// (``EmbeddedHost/parseManifest(_:file:)``), decoding nothing. Nanoseconds, and the files
+  /// that parsed.
+  static func parseFloor(_ directory: String) -> (nanoseconds: UInt64, files: Int) {
+    let began = Harness.now()
+    guard let listing = opendir(directory) else { return (0, 0) }
+    defer { closedir(listing) }
+    let capacity = 1 << 16
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+    defer { buffer.deallocate() }
+    var files = 0
+    while let entry = readdir(listing) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+        field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee))
+        {
+          String(cString: $0)
+        }
+      }
+      guard name.hasSuffix(".json") else { continue }
+      let descriptor = openat(dirfd(listing), name, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      let count = read(descriptor, buffer.baseAddress, capacity)
+      close(descriptor)
+      guard count > 0, count < capacity else { continue }
+      if EmbeddedHost.parseManifest(UnsafeRawBufferPointer(rebasing: buffer[..<count]), file: name)
+      {
+        files += 1
+      }
+    }
+    return (Harness.now() - began, files)
   }
 
   /// `count` dormant modules without hooks, each declaring its own `math` target; each is

@@ -66,6 +66,19 @@ public enum EmbeddedHost {
     }
   }
 
+  /// Whether the manifest file `bytes` (named `file`) parse, with the parser and into the
+  /// positioned tree that loading uses, without decoding them into modules: the least any boot
+  /// from manifests pays per file. The benchmarks' boot floor (`--only lazy`) is built on it.
+  ///
+  /// ```swift
+  /// var text = #"{"schemaVersion": 1, "modules": []}"#
+  /// text.withUTF8 { EmbeddedHost.parseManifest(UnsafeRawBufferPointer($0), file: "m.json") }
+  /// // true
+  /// ```
+  public static func parseManifest(_ bytes: UnsafeRawBufferPointer, file: String) -> Bool {
+    ManifestLoader.parses(bytes, file: file)
+  }
+
   /// Serves the module `name` declared in the module manifest `file` to the host that started
   /// this process, as `apiary child` does: ends with the host, gates and opens the module's
   /// plugin library (if it names one), and speaks the wire protocol (docs/wire-protocol.md) on

@@ -89,6 +89,52 @@ struct ManifestLoaderTests {
     #expect(set.modules.map(\.name) == ["a", "c"])
   }
 
+  /// A directory's files are read one after another into one buffer: a long file followed by
+  /// short ones decodes exactly as each file alone, and problems come in file order.
+  @Test func filesOfADirectoryShareOneBuffer() throws {
+    let directory = try ManifestDirectory()
+    try directory.write(
+      "app.json", #"{"schemaVersion": 1, "name": "N", "scheme": "n", "modules": ["modules"]}"#)
+    let names = (0..<40).map { String(format: "m%03d", $0) }
+    let long = String(repeating: "x", count: 5_000)
+    for name in names {
+      switch name {
+      case "m010":
+        try directory.write(
+          "modules/\(name).json",
+          moduleFile(#"{"name": "m010", "type": "T.M", "config": {"long": "\#(long)"}}"#))
+      case "m020":
+        try directory.write("modules/\(name).json", #"{"schemaVersion": 1, "modules": [}"#)
+      case "m025":
+        try directory.write(
+          "modules/\(name).json", moduleFile(#"{"name": "m025", "type": "T.M", "levl": 1}"#))
+      case "m030":
+        try FileManager.default.createDirectory(
+          atPath: "\(directory.path)/modules/m030.json", withIntermediateDirectories: true)
+      default:
+        try directory.write(
+          "modules/\(name).json", moduleFile(#"{"name": "\#(name)", "type": "T.M"}"#))
+      }
+    }
+    let base = "\(directory.path)/modules"
+    let set = loader.load(directory: directory.path)
+    let alone = try names.filter { $0 != "m030" }.flatMap { name in
+      let file = "\(base)/\(name).json"
+      return ManifestLoader.decodeModules(
+        try Data(contentsOf: URL(fileURLWithPath: file)), file: file
+      ).modules
+    }
+    #expect(set.modules == alone)
+    #expect(set.modules.map(\.name) == names.filter { $0 != "m020" && $0 != "m030" })
+    #expect(set.modules[10].config["long"] == .string(long))
+    #expect(
+      set.problems.map(\.description) == [
+        "\(base)/m020.json:1:34 modules[0]: expected a value, found '}'",
+        "\(base)/m025.json:1:66 modules[0].levl: unknown key 'levl' (did you mean 'level'?)",
+        "\(base)/m030.json: not a regular file",
+      ])
+  }
+
   @Test func applicationManifestAndRepeatedPathsAreReadOnce() throws {
     let directory = try ManifestDirectory()
     try directory.write(
