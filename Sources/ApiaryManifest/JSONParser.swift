@@ -289,13 +289,11 @@ struct JSONParser {
         index += 1
         guard let escape = current else { throw unexpected("an escape character") }
         index += 1
+        if let decoded = JSONEscape.byte(after: escape) {
+          buffer.append(decoded)
+          continue
+        }
         switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
         case UInt8(ascii: "u"):
           var scalar = try parseHex4()
           if (0xD800...0xDBFF).contains(scalar) {

@@ -16,7 +16,7 @@ enum ActionDeadline {
     // Both bodies (process-placed targets): the `async` one holds no thread while it waits and
     // bounds itself by the action's `timeout`, so it runs on the caller's task, with no hop to a
     // Dispatch worker and no race.
-    if prepared.prefersAsync { return try await prepared.runAsync(parameters, cache) }
+    if prepared.boundsItself { return try await prepared.runAsync(parameters, cache) }
     let race = Race()
     let seconds = prepared.manifest.timeout
     return try await withCheckedThrowingContinuation { continuation in
@@ -26,7 +26,7 @@ enum ActionDeadline {
           target: prepared.target, action: prepared.action, seconds: seconds)
         if race.finish(.failure(timedOut)) { work.withLock { $0 }?.cancel() }
       }
-      if let run = prepared.runSync, !prepared.prefersAsync {
+      if let run = prepared.runSync {
         DispatchQueue.global().async { race.finish(Result { try run(parameters, cache) }) }
       } else {
         let task = Task(executorPreference: DispatchExecutor.shared) {

@@ -10,8 +10,9 @@ final class PreparedAction: Sendable {
   /// Nil for `async` actions.
   let runSync: (@Sendable (Parameters, Bool) throws -> (any Sendable)?)?
   let runAsync: @Sendable (Parameters, Bool) async throws -> (any Sendable)?
-  /// Whether awaited calls run `runAsync` even though `runSync` exists (``Action/both(sync:async:)``).
-  let prefersAsync: Bool
+  /// Whether awaited calls run `runAsync` on the caller's task, with no time limit of the
+  /// mediator's: the body bounds itself (``Action/both(sync:async:)``).
+  let boundsItself: Bool
 
   init<T: ActionTarget>(
     target: String, manifest: ActionManifest, schema: ParameterSchema, action: Action<T>,
@@ -30,13 +31,13 @@ final class PreparedAction: Sendable {
       }
       runSync = run
       runAsync = { params, cache in try run(params, cache) }
-      prefersAsync = false
+      boundsItself = false
     case .async(let body):
       runSync = nil
       runAsync = { params, cache in
         try await body(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
       }
-      prefersAsync = false
+      boundsItself = false
     case .both(let sync, let async):
       runSync = { params, cache in
         try sync(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
@@ -44,7 +45,7 @@ final class PreparedAction: Sendable {
       runAsync = { params, cache in
         try await async(unsafeDowncast(box.instance(cache: cache), to: T.self), params)
       }
-      prefersAsync = true
+      boundsItself = true
     }
   }
 }

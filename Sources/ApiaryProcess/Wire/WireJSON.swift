@@ -1,4 +1,5 @@
 import ApiaryManifest
+import ApiarySupport
 
 /// Reads the JSON text of a message body into a ``JSONValue``, in one pass over the bytes.
 ///
@@ -188,15 +189,12 @@ enum WireJSON {
         case UInt8(ascii: "\\"):
           guard let escaped = current else { throw problem("an escape") }
           index += 1
-          switch escaped {
-          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): pending.append(escaped)
-          case UInt8(ascii: "b"): pending.append(0x08)
-          case UInt8(ascii: "f"): pending.append(0x0C)
-          case UInt8(ascii: "n"): pending.append(0x0A)
-          case UInt8(ascii: "r"): pending.append(0x0D)
-          case UInt8(ascii: "t"): pending.append(0x09)
-          case UInt8(ascii: "u"): pending.append(contentsOf: try unicodeEscape())
-          default: throw problem("an escape")
+          if let byte = JSONEscape.byte(after: escaped) {
+            pending.append(byte)
+          } else if escaped == UInt8(ascii: "u") {
+            pending.append(contentsOf: try unicodeEscape())
+          } else {
+            throw problem("an escape")
           }
         case 0..<0x20: throw problem("no control character in a string")
         default: pending.append(byte)
