@@ -135,6 +135,13 @@ package struct ManifestLoader: Sendable {
   static func decodeModules(
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits
   ) -> ManifestSet {
+    // A valid JSON file is decoded from the parser's tokens; any other is parsed into the
+    // positioned tree, whose decoding reports every problem.
+    if file.hasSuffix(".json"), bytes.count <= limits.fileSize,
+      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits)
+    {
+      return ManifestSet(modules: modules, files: [file])
+    }
     let (root, problems) = parse(bytes, file: file, limits: limits)
     var decoder = ManifestDecoder(file: file)
     let modules = root.map { decoder.moduleFile($0) } ?? []
