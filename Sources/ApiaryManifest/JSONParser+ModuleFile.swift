@@ -5,10 +5,10 @@ import ApiarySupport
 /// read into the field it belongs to, and positions (file, key path, line, column) are those
 /// the tree would give.
 ///
-/// It accepts only what ``ManifestDecoder`` would accept without a problem, for the keys it
-/// knows (a module's `targets`, `command`, `restart` and `healthCheck` are left to the tree).
-/// Anything else (a syntax error, an unknown, repeated or mistyped key, a bad value, a limit)
-/// stops it with nil, and the file is then parsed into the tree and decoded as before, which
+/// It reads every key of a JSON module file and accepts only what ``ManifestDecoder`` would
+/// accept without a problem. Anything else (a syntax error, an unknown, repeated or mistyped
+/// key, a bad value, a limit, a key with an escape, an integer written as `3.0`) stops it with
+/// nil, and the file is then parsed into the tree and decoded as before, which
 /// reports every problem exactly as it always did.
 ///
 /// ```swift
@@ -42,11 +42,9 @@ extension JSONParser {
         guard case .int(let value) = try parser.number() else { throw parser.declined }
         version = value
       } else if Self.equals(key, "modules"), modules == nil {
-        var list: [ModuleManifest] = []
-        try parser.array(depth: 1) { (parser, position) throws(ManifestProblem) in
-          list.append(try parser.module(ManifestDecoder.indexed("modules", position)))
+        modules = try parser.list(depth: 1, "modules") { (parser, path) throws(ManifestProblem) in
+          try parser.module(path)
         }
-        modules = list
       } else {
         throw parser.declined
       }
@@ -61,11 +59,12 @@ extension JSONParser {
   private enum ModuleKey: Int, CaseIterable {
     case name, type, level, priority, dependencies, async, timeout, enabled, optional, config
     case services, library, version, sha256, activation, activationEvents, placement
+    case targets, command, restart, healthCheck
 
     static let spellings: [StaticString] = [
       "name", "type", "level", "priority", "dependencies", "async", "timeout", "enabled",
       "optional", "config", "services", "library", "version", "sha256", "activation",
-      "activationEvents", "placement",
+      "activationEvents", "placement", "targets", "command", "restart", "healthCheck",
     ]
 
     init?(_ key: UnsafeBufferPointer<UInt8>) {
@@ -96,13 +95,17 @@ extension JSONParser {
     var activation = ModuleManifest.Activation.eager
     var activationEvents: [String] = []
     var placement = ModuleManifest.Placement.host
+    var targets: [TargetManifest] = []
+    var command: [String]?
+    var restart = RestartPolicy.never
+    var healthCheck: HealthCheckManifest?
     try object(depth: 2) { (parser, raw) throws(ManifestProblem) in
       guard let key = ModuleKey(raw), seen & (1 << key.rawValue) == 0 else {
         throw parser.declined
       }
       seen |= 1 << key.rawValue
       switch key {
-      case .name: name = try parser.string()
+      case .name: name = try parser.identifier()
       case .type: type = try parser.string()
       case .level: level = try parser.enumValue()
       case .priority:
@@ -110,15 +113,7 @@ extension JSONParser {
         priority = value
       case .dependencies: dependencies = try parser.strings(depth: 3)
       case .async: isAsync = try parser.bool()
-      case .timeout:
-        let value: Double
-        switch try parser.number() {
-        case .int(let number): value = Double(number)
-        case .double(let number): value = number
-        default: throw parser.declined
-        }
-        guard value > 0, value.isFinite else { throw parser.declined }
-        timeout = value
+      case .timeout: timeout = try parser.seconds()
       case .enabled: isEnabled = try parser.bool()
       case .optional: isOptional = try parser.bool()
       case .config:
@@ -127,9 +122,9 @@ extension JSONParser {
         else { throw parser.declined }
         config = values
       case .services:
-        let prefix = path + ".services"
-        try parser.array(depth: 3) { (parser, position) throws(ManifestProblem) in
-          services.append(try parser.service(ManifestDecoder.indexed(prefix, position)))
+        services = try parser.list(depth: 3, path + ".services") {
+          (parser, path) throws(ManifestProblem) in
+          try parser.service(path)
         }
       case .library:
         let (line, column) = (parser.line, parser.column)
@@ -144,9 +139,19 @@ extension JSONParser {
       case .activation: activation = try parser.enumValue()
       case .activationEvents: activationEvents = try parser.strings(depth: 3)
       case .placement: placement = try parser.enumValue()
+      case .targets:
+        targets = try parser.list(depth: 3, path + ".targets") {
+          (parser, path) throws(ManifestProblem) in
+          try parser.target(path)
+        }
+      case .command:
+        command = try parser.strings(depth: 3)
+        guard command?.isEmpty == false else { throw parser.declined }
+      case .restart: restart = try parser.restart()
+      case .healthCheck: healthCheck = try parser.healthCheck()
       }
     }
-    guard let name, let type, ManifestDecoder.isIdentifier(name),
+    guard let name, let type, command == nil || placement == .process,
       library != nil || (version == nil && sha256 == nil), library == nil || version != nil
     else { throw declined }
     let plugin = library.map { library in
@@ -158,9 +163,10 @@ extension JSONParser {
     return ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
-      config: config, services: services, plugin: plugin,
+      config: config, services: services, targets: targets, plugin: plugin,
       source: SourceLocation(file: file, keyPath: path, line: line, column: column),
-      activation: activation, activationEvents: activationEvents, placement: placement)
+      activation: activation, activationEvents: activationEvents, placement: placement,
+      command: command, restart: restart, healthCheck: healthCheck)
   }
 
   private mutating func service(_ path: String) throws(ManifestProblem) -> ServiceManifest {
@@ -193,7 +199,144 @@ extension JSONParser {
       source: SourceLocation(file: file, keyPath: path, line: line, column: column))
   }
 
+  private enum TargetKey: String, CaseIterable { case name, type, actions }
+  private enum ActionKey: String, CaseIterable {
+    case name, remote, summary, returns, parameters, timeout
+  }
+  private enum ParameterKey: String, CaseIterable { case name, type, required, `default` }
+  private enum RestartKey: String, CaseIterable { case policy, maxRestarts, backoff }
+  private enum BackoffKey: String, CaseIterable { case initialSeconds, maxSeconds }
+  private enum HealthCheckKey: String, CaseIterable { case intervalSeconds, timeoutSeconds }
+
+  private mutating func target(_ path: String) throws(ManifestProblem) -> TargetManifest {
+    let source = location(path)
+    var (name, type, actions): (String?, String?, [ActionManifest]) = (nil, nil, [])
+    try object(depth: 4) { (parser, key: TargetKey) throws(ManifestProblem) in
+      switch key {
+      case .name: name = try parser.identifier()
+      case .type: type = try parser.string()
+      case .actions:
+        actions = try parser.list(depth: 5, path + ".actions") {
+          (parser, path) throws(ManifestProblem) in
+          try parser.action(path)
+        }
+      }
+    }
+    guard let name, let type else { throw declined }
+    return TargetManifest(name: name, type: type, actions: actions, source: source)
+  }
+
+  private mutating func action(_ path: String) throws(ManifestProblem) -> ActionManifest {
+    // The name stays empty until read: an identifier never is.
+    var action = ActionManifest(name: "", source: location(path))
+    try object(depth: 6) { (parser, key: ActionKey) throws(ManifestProblem) in
+      switch key {
+      case .name: action.name = try parser.identifier()
+      case .remote: action.isRemote = try parser.bool()
+      case .summary: action.summary = try parser.string()
+      case .returns: action.returns = try parser.enumValue()
+      case .parameters:
+        try parser.array(depth: 7) { (parser, _) throws(ManifestProblem) in
+          action.parameters.append(try parser.parameter())
+        }
+      case .timeout: action.timeout = try parser.seconds()
+      }
+    }
+    guard !action.name.isEmpty else { throw declined }
+    return action
+  }
+
+  private mutating func parameter() throws(ManifestProblem) -> ParameterManifest {
+    var (name, kind): (String?, ParameterManifest.Kind?) = (nil, nil)
+    var (isRequired, defaultValue): (Bool, JSONValue?) = (false, nil)
+    try object(depth: 8) { (parser, key: ParameterKey) throws(ManifestProblem) in
+      switch key {
+      case .name: name = try parser.string()
+      case .type: kind = try parser.enumValue()
+      case .required: isRequired = try parser.bool()
+      case .default: defaultValue = try parser.jsonValue(depth: 9)
+      }
+    }
+    guard let name, !name.isEmpty, let kind else { throw declined }
+    return ParameterManifest(
+      name: name, kind: kind, isRequired: isRequired, defaultValue: defaultValue)
+  }
+
+  /// A module's `restart`, with the defaults and the backoff rule of
+  /// ``ManifestDecoder/restartPolicy(_:)``.
+  private mutating func restart() throws(ManifestProblem) -> RestartPolicy {
+    var restart = RestartPolicy.never
+    var policy: RestartPolicy.Policy?
+    var backoff: (initial: Double?, most: Double?) = (nil, nil)
+    try object(depth: 3) { (parser, key: RestartKey) throws(ManifestProblem) in
+      switch key {
+      case .policy: policy = try parser.enumValue()
+      case .maxRestarts:
+        guard case .int(let count) = try parser.number(), count >= 0 else {
+          throw parser.declined
+        }
+        restart.maxRestarts = count
+      case .backoff:
+        try parser.object(depth: 4) { (parser, key: BackoffKey) throws(ManifestProblem) in
+          switch key {
+          case .initialSeconds: backoff.initial = try parser.seconds()
+          case .maxSeconds: backoff.most = try parser.seconds()
+          }
+        }
+      }
+    }
+    guard let policy else { throw declined }
+    restart.policy = policy
+    restart.initialBackoff = backoff.initial ?? restart.initialBackoff
+    restart.maxBackoff = backoff.most ?? max(restart.maxBackoff, restart.initialBackoff)
+    guard restart.maxBackoff >= restart.initialBackoff else { throw declined }
+    return restart
+  }
+
+  private mutating func healthCheck() throws(ManifestProblem) -> HealthCheckManifest {
+    var check = HealthCheckManifest()
+    try object(depth: 3) { (parser, key: HealthCheckKey) throws(ManifestProblem) in
+      switch key {
+      case .intervalSeconds: check.interval = try parser.seconds()
+      case .timeoutSeconds: check.timeout = try parser.seconds()
+      }
+    }
+    return check
+  }
+
   // MARK: Tokens
+
+  /// Where the value at the index starts, as the tree records it.
+  private func location(_ path: String) -> SourceLocation {
+    SourceLocation(file: file, keyPath: path, line: line, column: column)
+  }
+
+  /// An object whose keys are cases of `Key`, each handed to `member` once; an unknown or
+  /// repeated key is left to the tree.
+  private mutating func object<Key: RawRepresentable<String> & CaseIterable>(
+    depth: Int, _ member: (inout JSONParser, Key) throws(ManifestProblem) -> Void
+  ) throws(ManifestProblem) where Key.AllCases == [Key] {
+    var seen = 0
+    try object(depth: depth) { (parser, raw) throws(ManifestProblem) in
+      guard let index = Key.allCases.firstIndex(where: { $0.rawValue.utf8.elementsEqual(raw) }),
+        seen & (1 << index) == 0
+      else { throw parser.declined }
+      seen |= 1 << index
+      try member(&parser, Key.allCases[index])
+    }
+  }
+
+  /// An array of objects, each read by `element` with its key path (`path[position]`).
+  private mutating func list<Element>(
+    depth: Int, _ path: String,
+    _ element: (inout JSONParser, String) throws(ManifestProblem) -> Element
+  ) throws(ManifestProblem) -> [Element] {
+    var elements: [Element] = []
+    try array(depth: depth) { (parser, position) throws(ManifestProblem) in
+      elements.append(try element(&parser, ManifestDecoder.indexed(path, position)))
+    }
+    return elements
+  }
 
   /// Counts one value against ``ManifestLimits/values``, as the tree does.
   private mutating func counted() throws(ManifestProblem) {
@@ -291,6 +434,25 @@ extension JSONParser {
     try counted()
     guard current == UInt8(ascii: "\"") else { throw declined }
     return try parseString()
+  }
+
+  /// A name the tree's ``ManifestDecoder/isIdentifier(_:)`` accepts.
+  private mutating func identifier() throws(ManifestProblem) -> String {
+    let name = try string()
+    guard ManifestDecoder.isIdentifier(name) else { throw declined }
+    return name
+  }
+
+  /// A number of seconds greater than 0.
+  private mutating func seconds() throws(ManifestProblem) -> Double {
+    let value: Double
+    switch try number() {
+    case .int(let number): value = Double(number)
+    case .double(let number): value = number
+    default: throw declined
+    }
+    guard value > 0, value.isFinite else { throw declined }
+    return value
   }
 
   private mutating func strings(depth: Int) throws(ManifestProblem) -> [String] {

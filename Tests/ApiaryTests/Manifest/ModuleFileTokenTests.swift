@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ApiaryManifest
@@ -45,7 +46,55 @@ struct ModuleFileTokenTests {
       + " \"schemaVersion\": 1}\r\n",
     // A byte order mark, and an escaped name and type.
     "\u{FEFF}{\"schemaVersion\": 1, \"modules\": [{\"name\": \"n\\u0061me\", \"type\": \"T\\/U\"}]}",
+    // Targets with every action key and every parameter type, after non-ASCII text.
+    """
+    {"schemaVersion": 1, "modules": [{"name": "t", "type": "P.T", "config": {"ü": "✓✓"},
+      "targets": [
+        {"name": "first", "type": "P.First", "actions": [
+          {"name": "all", "remote": true, "summary": "Every kind ✓", "returns": "object",
+           "timeout": 2.5, "parameters": [
+             {"name": "s", "type": "string", "required": true},
+             {"name": "i", "type": "int", "default": -3},
+             {"name": "d", "type": "double", "default": 1.5e2},
+             {"name": "b", "type": "bool", "default": false},
+             {"name": "a", "type": "array", "default": [1, "x", null, {}]},
+             {"name": "o", "type": "object", "default": {"k": {"é": [true]}}},
+             {"name": "n", "type": "any", "default": null, "required": false}]},
+          {"returns": "array", "name": "bare", "timeout": 7, "parameters": []},
+          {"name": "r-1", "returns": "any"}, {"name": "s_2", "returns": "string"},
+          {"name": "i", "returns": "int"}, {"name": "d", "returns": "double"},
+          {"name": "b", "returns": "bool"}]},
+        {"type": "P.Second", "name": "second"},
+        {"name": "third", "type": "P.Third", "actions": []}]},
+      {"name": "u", "type": "P.U", "targets": []}]}
+    """,
+    // A process-placed module with its command, restart policy and health check.
+    """
+    {"schemaVersion": 1, "modules": [
+      {"name": "worker", "type": "W.Module", "placement": "process",
+       "command": ["./worker", "--serve", "é"],
+       "restart": {"policy": "on-failure", "maxRestarts": 0,
+                   "backoff": {"initialSeconds": 0.25, "maxSeconds": 4}},
+       "healthCheck": {"intervalSeconds": 1, "timeoutSeconds": 0.5}},
+      {"command": ["x"], "name": "w2", "type": "W.M", "placement": "process",
+       "restart": {"policy": "never"}, "healthCheck": {}},
+      {"name": "w3", "type": "W.M", "placement": "process",
+       "restart": {"backoff": {"initialSeconds": 40}, "policy": "on-failure"},
+       "healthCheck": {"timeoutSeconds": 3}},
+      {"name": "w4", "type": "W.M", "restart": {"policy": "on-failure", "backoff": {}}}]}
+    """,
   ]
+
+  /// The sample application's JSON module files, read from the repository.
+  static let sampleFiles: [String] = {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Manifests/modules")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") }.sorted().compactMap {
+      try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+    }
+  }()
 
   static let leftToTheTree: [String] = [
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priorty": 1}]}"#,
@@ -58,7 +107,29 @@ struct ModuleFileTokenTests {
     #"{"modules": []}"#,
     #"{"schemaVersion": 1, "modules": [}"#,
     #"{"schemaVersion": 1, "modules": []} x"#,
-    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": []}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": {}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t"}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "9", "type": "X"}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "action": []}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"remote": true}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "name": "y"}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "returns": "void"}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "timeout": -1}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "remote": 1}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "parameters": [{"name": "p"}]}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "parameters": [{"name": "", "type": "int"}]}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "parameters": [{"name": "p", "type": "int", "default": {"k": 1, "k": 2}}]}]}]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "command": ["x"]}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "placement": "process", "command": []}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "placement": "process", "command": "x"}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"maxRestarts": 1}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "always"}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "never", "maxRestarts": -1}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "never", "backoff": {"initialSeconds": 2, "maxSeconds": 1}}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "never", "backoff": {"initial": 2}}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "healthCheck": {"intervalSeconds": 0}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "healthCheck": {"timeoutSeconds": 1, "timeoutSeconds": 2}}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "healthCheck": true}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "timeout": 0}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "level": "high"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priority": 1.5}]}"#,
@@ -102,6 +173,36 @@ struct ModuleFileTokenTests {
     #expect(
       modules.map { $0.services.map(\.source) } == tree.modules.map { $0.services.map(\.source) })
     #expect(modules.map(\.plugin?.source) == tree.modules.map(\.plugin?.source))
+    let targets = modules.flatMap(\.targets)
+    let treeTargets = tree.modules.flatMap(\.targets)
+    #expect(targets.map(\.source) == treeTargets.map(\.source))
+    #expect(
+      targets.flatMap { $0.actions.map(\.source) }
+        == treeTargets.flatMap { $0.actions.map(\.source) })
+  }
+
+  @Test("the sample's module files take the token path and give the tree's modules")
+  func sampleFilesTakeTheTokenPath() throws {
+    #expect(Self.sampleFiles.count == 3)
+    for text in Self.sampleFiles {
+      try sameModulesAsTheTree(text: text)
+    }
+    #expect(
+      Self.sampleFiles.contains { text in
+        Self.fromTree(text).modules.contains { !$0.targets.isEmpty }
+      })
+  }
+
+  @Test("files with targets, commands, restart policies and health checks take the token path")
+  func everyKeyTakesTheTokenPath() throws {
+    let modules =
+      try #require(Self.fromTokens(Self.valid[4]))
+      + #require(Self.fromTokens(Self.valid[5]))
+    #expect(modules.flatMap(\.targets).flatMap(\.actions).flatMap(\.parameters).count == 7)
+    #expect(modules.compactMap(\.command).count == 2)
+    #expect(modules.filter { $0.restart.policy == .onFailure }.count == 3)
+    #expect(modules.compactMap(\.healthCheck).count == 3)
+    #expect(modules.first { $0.name == "w3" }?.restart.maxBackoff == 40)
   }
 
   @Test(
