@@ -8,7 +8,8 @@
 
 /// An open regular file read at offsets, never past its size or a read bound. A small file (at
 /// most ``wholeFileSize``, like a plugin with a few types) is read whole by one `pread`, and every
-/// range is then a copy: each system call costs more than copying a few kilobytes. Of a larger
+/// range is then a slice of that one buffer, not a copy: each system call and each allocation
+/// costs more than the bytes a range holds. Of a larger
 /// file the first `headSize` bytes (the ELF header) are read once and every other range on its
 /// own, so the gate reads the few kilobytes it needs, not the whole file: every page a read
 /// fills is fresh memory the kernel must fault in and zero (BENCHMARKS.md, "Plugins").
@@ -25,7 +26,14 @@ final class ByteFile {
   /// The device and inode: two paths to the same file are the same library.
   let identity: FileIdentity
   private let descriptor: Int32
+  /// The bytes read first: the first `headCount` bytes of the file (all of a small one). A small
+  /// file's buffer is ``wholeFileSize`` bytes, taken from ``spare`` when there is one.
   private var head: [UInt8] = []
+  private var headCount = 0
+
+  /// The buffer a small file was read into whole, for ``keepSpare(_:)`` once nothing uses its
+  /// bytes any more; empty for a larger file.
+  var wholeFileBuffer: [UInt8] { head.count == Self.wholeFileSize ? head : [] }
 
   /// Opens `path` and reads its first `head` bytes, or all of it when it is small and `head` is
   /// not 0 (0 for none: `SHA256` reads in chunks).
@@ -56,13 +64,44 @@ final class ByteFile {
     size = Int(status.st_size)
     identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     let first = headSize > 0 && size <= Self.wholeFileSize ? size : min(size, headSize)
-    head = try read(offset: 0, count: first)
+    try checkRange(offset: 0, count: first, what: "data")
+    if first == size && headSize > 0 {
+      head = Self.spare.take()
+      if head.count != Self.wholeFileSize {
+        // Uninitialized: the read fills what is used, and zeroing it first was a measurable
+        // part of a load.
+        head = [UInt8](unsafeUninitializedCapacity: Self.wholeFileSize) { $1 = $0.count }
+      }
+      var failure: PluginProblem?
+      head.withUnsafeMutableBytes { buffer in
+        guard let base = buffer.baseAddress else { return }
+        do throws(PluginProblem) {
+          try fill(base, offset: 0, count: first, what: "data")
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+    } else {
+      head = try readFresh(offset: 0, count: first, what: "data")
+    }
+    headCount = first
   }
 
   deinit { close(descriptor) }
 
-  /// `count` bytes at `offset`; a range outside the file is a malformed-ELF problem naming `what`.
-  func read(offset: Int, count: Int, what: String = "data") throws(PluginProblem) -> [UInt8] {
+  /// `count` bytes at `offset`, a slice of the whole file's buffer when it was read whole (its
+  /// indices are the file's offsets then, so use `startIndex`); a range outside the file is a
+  /// malformed-ELF problem naming `what`.
+  func read(offset: Int, count: Int, what: String = "data") throws(PluginProblem) -> ArraySlice<
+    UInt8
+  > {
+    try checkRange(offset: offset, count: count, what: what)
+    if offset + count <= headCount { return head[offset..<offset + count] }
+    return try readFresh(offset: offset, count: count, what: what)[...]
+  }
+
+  private func checkRange(offset: Int, count: Int, what: String) throws(PluginProblem) {
     guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
       throw PluginProblem(
         .malformedELF, file: path, field: what,
@@ -74,29 +113,55 @@ final class ByteFile {
         .malformedELF, file: path, field: what, expected: "at most \(Self.maximumRead) bytes",
         found: "\(count) bytes")
     }
-    if offset + count <= head.count { return Array(head[offset..<offset + count]) }
-    var failure: Int32?
+  }
+
+  /// `count` bytes at `offset` (checked by ``checkRange(offset:count:what:)``), read now into
+  /// a new array.
+  private func readFresh(offset: Int, count: Int, what: String) throws(PluginProblem) -> [UInt8] {
+    var failure: PluginProblem?
     // Uninitialized: the reads fill it, and zeroing it first was a measurable part of a load.
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       guard let base = buffer.baseAddress else { return }
-      while initialized < count {
-        let got = pread(
-          descriptor, base + initialized, count - initialized, off_t(offset + initialized))
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0 else {
-          failure = got < 0 ? errno : 0
-          return
-        }
-        initialized += got
+      do throws(PluginProblem) {
+        try fill(UnsafeMutableRawPointer(base), offset: offset, count: count, what: what)
+        initialized = count
+      } catch {
+        failure = error
       }
     }
-    if let failure {
-      let reason = failure != 0 ? Self.describe(failure) : "the file ended early"
-      throw PluginProblem(
-        .unreadable, file: path, message: "cannot read \(what): \(reason)",
-        hint: "was the file changed while it was read?")
-    }
+    if let failure { throw failure }
     return bytes
+  }
+
+  /// Reads `count` bytes at `offset` into `base`.
+  private func fill(_ base: UnsafeMutableRawPointer, offset: Int, count: Int, what: String)
+    throws(PluginProblem)
+  {
+    var done = 0
+    while done < count {
+      let got = pread(descriptor, base + done, count - done, off_t(offset + done))
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else {
+        let reason = got < 0 ? Self.describe(errno) : "the file ended early"
+        throw PluginProblem(
+          .unreadable, file: path, message: "cannot read \(what): \(reason)",
+          hint: "was the file changed while it was read?")
+      }
+      done += got
+    }
+  }
+
+  /// The one buffer kept for the next small file, so that a plugin after the first is read into
+  /// memory the process has touched already: a fresh buffer's pages fault in on first touch, a
+  /// few microseconds each on a VM (BENCHMARKS.md, "Plugins").
+  private static let spare = SpareBuffer()
+
+  /// Keeps `buffer` (a ``wholeFileBuffer``) for the next small file, unless one is kept already.
+  /// The gate calls it once no image reads the buffer any more; had one still read it, the next
+  /// read into it would copy it first (arrays copy on write), so a late caller costs time only.
+  static func keepSpare(_ buffer: [UInt8]) {
+    guard buffer.count == wholeFileSize else { return }
+    spare.keep(buffer)
   }
 
   /// Feeds the whole file, in chunks, to `body`.
@@ -104,7 +169,8 @@ final class ByteFile {
     var offset = 0
     while offset < size {
       let count = min(1 << 20, size - offset)
-      body(try read(offset: offset, count: count, what: "contents"))
+      try checkRange(offset: offset, count: count, what: "contents")
+      body(try readFresh(offset: offset, count: count, what: "contents"))
       offset += count
     }
   }
@@ -118,4 +184,32 @@ final class ByteFile {
 struct FileIdentity: Hashable, Sendable {
   let device: UInt64
   let inode: UInt64
+}
+
+/// One reusable buffer behind a lock: gate runs may run on several threads at once.
+// @unchecked Sendable: `buffer` is read and written only while `mutex` is held, and the mutex
+// is allocated once and never freed (the one instance lives as long as the process).
+private final class SpareBuffer: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var buffer: [UInt8] = []
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  /// The kept buffer, no longer kept (empty when there is none).
+  func take() -> [UInt8] {
+    var taken: [UInt8] = []
+    pthread_mutex_lock(mutex)
+    swap(&taken, &buffer)
+    pthread_mutex_unlock(mutex)
+    return taken
+  }
+
+  func keep(_ spare: [UInt8]) {
+    pthread_mutex_lock(mutex)
+    if buffer.isEmpty { buffer = spare }
+    pthread_mutex_unlock(mutex)
+  }
 }

@@ -22,13 +22,21 @@ public struct ELFImage: Sendable {
   /// The processor the file was built for.
   public let machine: ELFMachine
   /// `DT_NEEDED` entries, in order: the libraries the loader opens with this one.
-  public let neededLibraries: [String]
+  public var neededLibraries: [String] {
+    var names: [String] = []
+    forEachNeeded { names.append(String(decoding: $0, as: UTF8.self)) }
+    return names
+  }
   /// `DT_RUNPATH` directories, unexpanded (`$ORIGIN` stays as written).
-  public let runpath: [String]
+  public var runpath: [String] { directories(tagged: 29) }
   /// `DT_RPATH` directories (the older form, used only when there is no `DT_RUNPATH`).
-  public let rpath: [String]
+  public var rpath: [String] { directories(tagged: 15) }
   /// `DT_SONAME`, the name the loader knows the library by once it is loaded.
-  public let soname: String?
+  public var soname: String? {
+    var soname: String?
+    forEachDynamicString(tagged: 14) { soname = String(decoding: $0, as: UTF8.self) }
+    return soname
+  }
   /// The strings in `.comment` (which compilers and linkers built the file).
   public var comment: [String] {
     (commentBytes ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
@@ -37,14 +45,18 @@ public struct ELFImage: Sendable {
   let symbols: DynamicSymbols
   /// The file's device and inode.
   let identity: FileIdentity
-  // The sections read, each its own property: a dictionary by name cost a generic metadata
-  // instantiation per fresh process (BENCHMARKS.md, "Plugins").
-  private let commentBytes: [UInt8]?
-  private let descriptorBytes: [UInt8]?
-  private let dynamicSymbolBytes: [UInt8]?
-  private let dynamicBytes: [UInt8]?
-  private let sectionNameTable: [UInt8]
-  private let sectionNameOffsets: [Int]
+  /// The `apiary_plugin` section, nil when the file has none.
+  let descriptorBytes: ArraySlice<UInt8>?
+  // The sections read, each its own property (a dictionary by name cost a generic metadata
+  // instantiation per fresh process), and each a slice of the one buffer a small file is read
+  // into (a copy each cost an allocation; BENCHMARKS.md, "Plugins").
+  private let commentBytes: ArraySlice<UInt8>?
+  private let dynamicSymbolBytes: ArraySlice<UInt8>?
+  private let dynamicBytes: ArraySlice<UInt8>?
+  /// The string table of `.dynamic` (usually `.dynsym`'s too).
+  private let dynamicStrings: ArraySlice<UInt8>
+  private let sectionNameTable: ArraySlice<UInt8>
+  private let sectionTable: ArraySlice<UInt8>
 
   /// Reads the headers and the sections above from `path`.
   ///
@@ -63,12 +75,12 @@ public struct ELFImage: Sendable {
     machine = layout.machine
     identity = file.identity
     sectionNameTable = layout.names
-    sectionNameOffsets = (0..<layout.sectionCount).map { layout.section($0).nameOffset }
-    commentBytes = try layout.section(named: ".comment").map(layout.contents(of:))
-    descriptorBytes = try layout.section(named: PluginDescriptor.sectionName).map(
-      layout.contents(of:))
-    var dynamicSymbolStrings: (link: Int, bytes: [UInt8]) = (-1, [])  // usually .dynamic's too
-    if let table = layout.firstSection(where: { $0.type == 11 }) {  // SHT_DYNSYM
+    sectionTable = layout.table
+    commentBytes = try layout.contents(ofSection: layout.comment)
+    descriptorBytes = try layout.contents(ofSection: layout.descriptor)
+    var dynamicSymbolStrings: (link: Int, bytes: ArraySlice<UInt8>) = (-1, [])
+    if layout.dynamicSymbols >= 0 {
+      let table = layout.section(layout.dynamicSymbols)
       guard table.entrySize == 24 || table.entrySize == 0 else {
         throw PluginProblem(
           .malformedELF, file: path, field: "sh_entsize of \(layout.name(of: table))",
@@ -84,51 +96,24 @@ public struct ELFImage: Sendable {
       dynamicSymbolBytes = nil
       symbols = DynamicSymbols(entries: [], strings: [])
     }
-    var needed: [String] = []
-    var runpath: [String] = []
-    var rpath: [String] = []
-    var soname: String?
-    var dynamicBytes: [UInt8]?
-    if let dynamic = layout.firstSection(where: { $0.type == 6 }) {  // SHT_DYNAMIC
-      let entries = try layout.contents(of: dynamic)
-      let strings =
+    if layout.dynamic >= 0 {
+      let dynamic = layout.section(layout.dynamic)
+      dynamicBytes = try layout.contents(of: dynamic)
+      dynamicStrings =
         dynamic.link == dynamicSymbolStrings.link
         ? dynamicSymbolStrings.bytes : try layout.strings(at: dynamic.link, for: dynamic)
-      dynamicBytes = entries
-      func directories(_ offset: Int) -> [String] {
-        guard offset >= 0, offset < strings.count else { return [] }
-        let end = strings.firstIndex(of: 0, in: offset..<strings.count) ?? strings.count
-        var found: [String] = []
-        var start = offset
-        while start < end {  // ":"-separated, empty entries skipped
-          let stop = strings.firstIndex(of: 0x3a, in: start..<end) ?? end
-          if stop > start { found.append(String(decoding: strings[start..<stop], as: UTF8.self)) }
-          start = stop + 1
-        }
-        return found
-      }
-      for base in stride(from: 0, to: entries.count - 15, by: 16) {
-        let tag = entries.u64(base)
-        let value = Int(exactly: entries.u64(base + 8)) ?? -1
-        if tag == 0 { break }  // DT_NULL
-        switch tag {
-        case 1: needed.append(strings.cString(at: value))  // DT_NEEDED
-        case 14: soname = strings.cString(at: value)  // DT_SONAME
-        case 15: rpath += directories(value)  // DT_RPATH
-        case 29: runpath += directories(value)  // DT_RUNPATH
-        default: break
-        }
-      }
+    } else {
+      dynamicBytes = nil
+      dynamicStrings = []
     }
-    neededLibraries = needed
-    self.runpath = runpath
-    self.rpath = rpath
-    self.soname = soname
-    self.dynamicBytes = dynamicBytes
   }
 
   /// The names of all sections, in header order.
-  public var sectionNames: [String] { sectionNameOffsets.map(sectionNameTable.cString(at:)) }
+  public var sectionNames: [String] {
+    stride(from: 0, to: sectionTable.count, by: 64).map {
+      sectionNameTable.cString(at: Int(sectionTable.u32($0)))
+    }
+  }
 
   /// Whether the file is a shared library (`ET_DYN`), the only kind the host can load.
   public var isSharedObject: Bool { fileType == ELFLayout.sharedObjectType }
@@ -140,13 +125,15 @@ public struct ELFImage: Sendable {
   /// let descriptorBytes = image.section(named: "apiary_plugin")
   /// ```
   public func section(named name: String) -> [UInt8]? {
-    switch name {
-    case PluginDescriptor.sectionName: descriptorBytes
-    case ".comment": commentBytes
-    case ".dynsym": dynamicSymbolBytes
-    case ".dynamic": dynamicBytes
-    default: nil
-    }
+    let bytes: ArraySlice<UInt8>? =
+      switch name {
+      case PluginDescriptor.sectionName: descriptorBytes
+      case ".comment": commentBytes
+      case ".dynsym": dynamicSymbolBytes
+      case ".dynamic": dynamicBytes
+      default: nil
+      }
+    return bytes.map { Array($0) }
   }
 
   /// The names of the dynamic symbols this library defines (exports).
@@ -161,11 +148,40 @@ public struct ELFImage: Sendable {
   /// let loadable = image.defines("apiary_plugin_entry")
   /// ```
   public func defines(_ name: String) -> Bool {
-    let wanted = Array(name.utf8)
     var found = false
     symbols.forEachSymbol { symbol, defined in
-      if defined && !found && symbol.count == wanted.count && symbol.elementsEqual(wanted) {
+      if defined && !found && symbol.count == name.utf8.count && symbol.elementsEqual(name.utf8) {
         found = true
+      }
+    }
+    return found
+  }
+
+  /// Calls `body` with the name of each `DT_NEEDED` entry, in order, as bytes: the gate looks
+  /// most of them up among the libraries already loaded, without making a `String` of each.
+  func forEachNeeded(_ body: (ArraySlice<UInt8>) -> Void) {
+    forEachDynamicString(tagged: 1, body)
+  }
+
+  /// Calls `body` with the string of each `.dynamic` entry tagged `tag`, in order, up to
+  /// `DT_NULL`.
+  private func forEachDynamicString(tagged tag: UInt64, _ body: (ArraySlice<UInt8>) -> Void) {
+    guard let entries = dynamicBytes else { return }
+    for base in stride(from: 0, to: entries.count - 15, by: 16) {
+      let entryTag = entries.u64(base)
+      if entryTag == 0 { break }  // DT_NULL
+      guard entryTag == tag else { continue }
+      body(dynamicStrings.cStringBytes(at: Int(exactly: entries.u64(base + 8)) ?? -1))
+    }
+  }
+
+  /// The ":"-separated directories of the `.dynamic` entries tagged `tag` (`DT_RPATH`,
+  /// `DT_RUNPATH`), empty ones skipped.
+  private func directories(tagged tag: UInt64) -> [String] {
+    var found: [String] = []
+    forEachDynamicString(tagged: tag) { list in
+      for directory in list.split(separator: 0x3a, omittingEmptySubsequences: true) {
+        found.append(String(decoding: directory, as: UTF8.self))
       }
     }
     return found

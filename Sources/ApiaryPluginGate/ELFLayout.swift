@@ -22,37 +22,46 @@ struct ELFLayout {
 
   static let sharedObjectType: UInt16 = 3
   static let noBits: UInt32 = 8
+  static let dynamicSymbolType: UInt32 = 11  // SHT_DYNSYM
+  static let dynamicType: UInt32 = 6  // SHT_DYNAMIC
+  static let stringTableType: UInt32 = 3  // SHT_STRTAB
 
   let file: ByteFile
   let type: UInt16
   let machine: ELFMachine
   /// The section header table as read, `sectionCount` records of 64 bytes, decoded on use: an
   /// array of ``Section`` would cost a generic metadata instantiation in a fresh process.
-  let table: [UInt8]
+  let table: ArraySlice<UInt8>
   let sectionCount: Int
   /// The section name table (`e_shstrndx`), empty when there is none.
-  let names: [UInt8]
+  let names: ArraySlice<UInt8>
+  /// The header indices of the first `.comment`, `apiary_plugin`, `SHT_DYNSYM` and
+  /// `SHT_DYNAMIC` sections, -1 for none: the sections the gate reads, found in one pass.
+  let comment: Int
+  let descriptor: Int
+  let dynamicSymbols: Int
+  let dynamic: Int
 
   init(_ file: ByteFile) throws(PluginProblem) {
     self.file = file
     let ident = try file.read(offset: 0, count: min(file.size, 16))
-    guard ident.count == 16, ident[0..<4].elementsEqual([0x7f, 0x45, 0x4c, 0x46]) else {
+    guard ident.count == 16, ident.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else {
       throw PluginProblem(
         .notELF, file: file.path, expected: "an ELF shared library (starting with \\x7fELF)",
         found: Self.describeStart(ident),
         hint:
           "a plugin library is the .so file that 'swift build' writes to .build/<configuration>/")
     }
-    guard ident[4] == 2 else {
+    guard ident.u8(4) == 2 else {
       throw PluginProblem(
         .notELF, file: file.path, field: "EI_CLASS", expected: "ELFCLASS64 (2)",
-        found: ident[4] == 1 ? "ELFCLASS32 (1): a 32-bit library" : "\(ident[4])",
+        found: ident.u8(4) == 1 ? "ELFCLASS32 (1): a 32-bit library" : "\(ident.u8(4))",
         hint: "rebuild the plugin for this 64-bit host")
     }
-    guard ident[5] == 1 else {
+    guard ident.u8(5) == 1 else {
       throw PluginProblem(
         .notELF, file: file.path, field: "EI_DATA", expected: "ELFDATA2LSB (1, little-endian)",
-        found: ident[5] == 2 ? "ELFDATA2MSB (2, big-endian)" : "\(ident[5])",
+        found: ident.u8(5) == 2 ? "ELFDATA2MSB (2, big-endian)" : "\(ident.u8(5))",
         hint: "rebuild the plugin for this host's processor")
     }
     guard file.size >= 64 else {
@@ -64,6 +73,19 @@ struct ELFLayout {
     type = header.u16(16)
     machine = ELFMachine(rawValue: header.u16(18))
     (table, sectionCount, names) = try Self.readSections(file, header: header)
+    var found = (comment: -1, descriptor: -1, dynamicSymbols: -1, dynamic: -1)
+    for index in 0..<sectionCount {
+      let base = index * 64
+      let type = table.u32(base + 4)
+      if type == Self.dynamicSymbolType && found.dynamicSymbols < 0 { found.dynamicSymbols = index }
+      if type == Self.dynamicType && found.dynamic < 0 { found.dynamic = index }
+      let name = Int(table.u32(base))
+      if found.comment < 0 && names.hasCString(".comment", at: name) { found.comment = index }
+      if found.descriptor < 0 && names.hasCString(PluginDescriptor.sectionName, at: name) {
+        found.descriptor = index
+      }
+    }
+    (comment, descriptor, dynamicSymbols, dynamic) = found
   }
 
   /// Section header `index` (below ``sectionCount``).
@@ -71,36 +93,25 @@ struct ELFLayout {
     Self.section(index, in: table)
   }
 
-  /// The first section whose header satisfies `matches`.
-  func firstSection(where matches: (Section) -> Bool) -> Section? {
-    for index in 0..<sectionCount where matches(section(index)) { return section(index) }
-    return nil
-  }
-
-  /// The first section called `name`.
-  func section(named name: String) -> Section? {
-    let length = name.utf8.count
-    return firstSection { section in
-      section.nameOffset < names.count - length
-        && names[section.nameOffset + length] == 0
-        && names[section.nameOffset..<section.nameOffset + length].elementsEqual(name.utf8)
-    }
-  }
-
   /// The name of `section`.
   func name(of section: Section) -> String { names.cString(at: section.nameOffset) }
 
   /// The bytes of `section` (empty for `SHT_NOBITS`).
-  func contents(of section: Section) throws(PluginProblem) -> [UInt8] {
+  func contents(of section: Section) throws(PluginProblem) -> ArraySlice<UInt8> {
     guard section.type != Self.noBits else { return [] }
     return try file.read(
       offset: section.offset, count: section.size,
       what: "section '\(name(of: section).isEmpty ? "(unnamed)" : name(of: section))'")
   }
 
+  /// The bytes of section `index`, nil for -1 (no such section).
+  func contents(ofSection index: Int) throws(PluginProblem) -> ArraySlice<UInt8>? {
+    index < 0 ? nil : try contents(of: section(index))
+  }
+
   /// The contents of the string table at `index`, as a section's `sh_link` names it.
-  func strings(at index: Int, for owner: Section) throws(PluginProblem) -> [UInt8] {
-    guard index > 0, index < sectionCount, section(index).type == 3 else {
+  func strings(at index: Int, for owner: Section) throws(PluginProblem) -> ArraySlice<UInt8> {
+    guard index > 0, index < sectionCount, section(index).type == Self.stringTableType else {
       throw PluginProblem(
         .malformedELF, file: file.path, field: "sh_link of \(name(of: owner))",
         expected: "the index of a string table (SHT_STRTAB)", found: "\(index)")
@@ -108,7 +119,7 @@ struct ELFLayout {
     return try contents(of: section(index))
   }
 
-  private static func section(_ index: Int, in table: [UInt8]) -> Section {
+  private static func section(_ index: Int, in table: ArraySlice<UInt8>) -> Section {
     let base = index * 64
     return Section(
       nameOffset: Int(table.u32(base)), type: table.u32(base + 4),
@@ -117,8 +128,9 @@ struct ELFLayout {
       entrySize: Int(exactly: table.u64(base + 56)) ?? Int.max)
   }
 
-  private static func readSections(_ file: ByteFile, header: [UInt8]) throws(PluginProblem)
-    -> (table: [UInt8], count: Int, names: [UInt8])
+  private static func readSections(_ file: ByteFile, header: ArraySlice<UInt8>)
+    throws(PluginProblem)
+    -> (table: ArraySlice<UInt8>, count: Int, names: ArraySlice<UInt8>)
   {
     let tableOffset = header.u64(40)
     guard tableOffset != 0 else { return ([], 0, []) }
@@ -162,7 +174,7 @@ struct ELFLayout {
   }
 
   /// `an empty file`, `text starting with "hello"`, or `bytes 00 01 02 03`.
-  private static func describeStart(_ bytes: [UInt8]) -> String {
+  private static func describeStart(_ bytes: ArraySlice<UInt8>) -> String {
     guard !bytes.isEmpty else { return "an empty file" }
     let prefix = bytes.prefix(12)
     if prefix.allSatisfy({ (0x20..<0x7f).contains($0) || $0 == 0x0a || $0 == 0x09 }) {
@@ -178,34 +190,49 @@ struct ELFLayout {
   }
 }
 
-extension [UInt8] {
+/// Bytes of a file or of one of its sections, read at offsets from the slice's start (not at its
+/// indices, which are the whole file's), every read bounded by the slice.
+extension ArraySlice<UInt8> {
   /// Little-endian integers at `offset`; 0 past the end (callers read sized records).
-  func u16(_ offset: Int) -> UInt16 { UInt16(truncatingIfNeeded: little(offset, 2)) }
-  func u32(_ offset: Int) -> UInt32 { UInt32(truncatingIfNeeded: little(offset, 4)) }
-  func u64(_ offset: Int) -> UInt64 { little(offset, 8) }
+  func u8(_ offset: Int) -> UInt8 { load(offset, as: UInt8.self) }
+  func u16(_ offset: Int) -> UInt16 { UInt16(littleEndian: load(offset, as: UInt16.self)) }
+  func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: load(offset, as: UInt32.self)) }
+  func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: load(offset, as: UInt64.self)) }
 
-  private func little(_ offset: Int, _ width: Int) -> UInt64 {
-    guard offset >= 0, offset <= count - width else { return 0 }
-    var value: UInt64 = 0
-    for index in (offset..<offset + width).reversed() { value = value << 8 | UInt64(self[index]) }
-    return value
+  private func load<Value: FixedWidthInteger>(_ offset: Int, as: Value.Type) -> Value {
+    guard offset >= 0, offset <= count - MemoryLayout<Value>.size else { return 0 }
+    return withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Value.self) }
+  }
+
+  /// The bytes of the NUL-terminated string at `offset` (to the end if unterminated; empty if
+  /// outside).
+  func cStringBytes(at offset: Int) -> ArraySlice<UInt8> {
+    guard offset >= 0, offset < count else { return [] }
+    let start = startIndex + offset
+    return self[start..<(firstIndex(of: 0, in: start..<endIndex) ?? endIndex)]
   }
 
   /// The NUL-terminated string at `offset` (to the end if unterminated; empty if outside).
   func cString(at offset: Int) -> String {
-    guard offset >= 0, offset < count else { return "" }
-    let end = firstIndex(of: 0, in: offset..<count) ?? count
-    return String(decoding: self[offset..<end], as: UTF8.self)
+    String(decoding: cStringBytes(at: offset), as: UTF8.self)
   }
 
-  /// The first position of `byte` in `range` (clamped to the array), found by `memchr`: the
-  /// gate's scans for line ends and string ends, a byte at a time otherwise.
+  /// Whether the NUL-terminated string at `offset` is `name`.
+  func hasCString(_ name: String, at offset: Int) -> Bool {
+    let length = name.utf8.count
+    return offset >= 0 && offset < count - length && u8(offset + length) == 0
+      && self[(startIndex + offset)...].starts(with: name.utf8)
+  }
+
+  /// The first index of `byte` in `range` (indices, clamped to the slice's), found by `memchr`:
+  /// the gate's scans for line ends and string ends, a byte at a time otherwise.
   func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
-    let range = range.clamped(to: 0..<count)
+    let range = range.clamped(to: indices)
     return withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress, !range.isEmpty else { return nil }
-      return memchr(base + range.lowerBound, Int32(byte), range.count).map {
-        UnsafeRawPointer(base).distance(to: $0)
+      let from = range.lowerBound - startIndex
+      return memchr(base + from, Int32(byte), range.count).map {
+        startIndex + UnsafeRawPointer(base).distance(to: $0)
       }
     }
   }

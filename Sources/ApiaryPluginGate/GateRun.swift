@@ -49,6 +49,8 @@ struct GateRun {
   var loadedAs: [Int] = []
   static let noContract = -1
   var problems: [PluginProblem] = []
+  /// The buffers small files were read into, kept for the next run once no image reads them.
+  var fileBuffers: [[UInt8]] = []
 
   init(host: HostFacts) {
     self.host = host
@@ -61,6 +63,20 @@ struct GateRun {
       return loadedAs[position] == Self.noContract ? .some(nil) : loadedAs[position]
     }
     return host.loadedLibraries.contains(name) ? .some(nil) : nil
+  }
+
+  /// ``loaded(_:)`` for a name as the library's bytes, compared without making a `String`.
+  private func loaded(_ name: ArraySlice<UInt8>) -> Int?? {
+    func isName(_ known: String) -> Bool {
+      guard known.utf8.count == name.count else { return false }
+      return known.utf8.withContiguousStorageIfAvailable { known in
+        name.withUnsafeBufferPointer { known.elementsEqual($0) }
+      } ?? known.utf8.elementsEqual(name)
+    }
+    if let position = loadedNames.firstIndex(where: isName) {
+      return loadedAs[position] == Self.noContract ? .some(nil) : loadedAs[position]
+    }
+    return host.hasLoaded(name) ? .some(nil) : nil
   }
 
   /// Records that the loader knows `name` as library `index` (or ``noContract``).
@@ -126,6 +142,9 @@ struct GateRun {
       plugins.append(
         GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
     }
+    // The images read slices of the small files' buffers: with them gone, one buffer is kept.
+    libraries = []
+    while let buffer = fileBuffers.popLast() { ByteFile.keepSpare(buffer) }
     return (plugins, problems)
   }
 
@@ -135,6 +154,7 @@ struct GateRun {
   private mutating func open(_ candidate: PluginCandidate) -> Int {
     do throws(PluginProblem) {
       let file = try ByteFile(path: candidate.library)
+      keepBuffer(of: file)
       if let known = library(file.identity) {
         libraries[known].isCandidate = true
         return known
@@ -162,11 +182,16 @@ struct GateRun {
     libraries.firstIndex { $0.image?.identity == identity }
   }
 
+  private mutating func keepBuffer(of file: ByteFile) {
+    let buffer = file.wholeFileBuffer
+    if !buffer.isEmpty { fileBuffers.append(buffer) }
+  }
+
   private mutating func add(_ library: Library) -> Int {
     libraries.append(library)
     let index = libraries.count - 1
     if let image = library.image {
-      if let section = image.section(named: PluginDescriptor.sectionName) {
+      if let section = image.descriptorBytes {
         let (descriptor, found) = PluginDescriptor.parse(section, file: library.path)
         libraries[index].descriptor = descriptor
         if library.subject == nil { libraries[index].subject = descriptor?.plugin }
@@ -189,14 +214,14 @@ struct GateRun {
       head += 1
       guard let image = libraries[index].image else { continue }
       var search: SearchPath?  // made only when a name is not loaded yet
-      for name in image.neededLibraries {
+      image.forEachNeeded { name in
         let found: Int?
         if let known = loaded(name) {
           found = known
         } else {
           let path = search ?? SearchPath(for: image, inherited: inherited)
           search = path
-          found = locate(name, neededBy: index, search: path)
+          found = locate(String(decoding: name, as: UTF8.self), neededBy: index, search: path)
         }
         if let found, found != root, !order.contains(found) {
           order.append(found)
@@ -214,14 +239,14 @@ struct GateRun {
     for (position, path) in search.candidates(for: name).enumerated() {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
-      guard let file = try? ByteFile(path: path), let layout = try? ELFLayout(file),
-        layout.machine == host.machine
-      else { continue }
+      guard let file = try? ByteFile(path: path) else { continue }
+      keepBuffer(of: file)
+      guard let layout = try? ELFLayout(file), layout.machine == host.machine else { continue }
       if let known = library(file.identity) {
         record(name, as: libraries[known].isContract ? known : Self.noContract)
         return libraries[known].isContract ? known : nil
       }
-      guard layout.section(named: PluginDescriptor.sectionName) != nil else {
+      guard layout.descriptor >= 0 else {
         record(name, as: Self.noContract)
         return nil
       }
@@ -288,7 +313,7 @@ struct GateRun {
           found: "\(image.machine)",
           hint: "the library was built for another processor; rebuild it on this host"))
     }
-    if image.section(named: PluginDescriptor.sectionName) == nil {
+    if image.descriptorBytes == nil {
       found.append(
         PluginProblem(
           .noDescriptor, file: image.path, field: PluginDescriptor.sectionName,
@@ -307,10 +332,10 @@ struct GateRun {
         return module == descriptor.plugin || descriptor.modules.contains(where: inModule)
           || descriptor.targets.contains(where: inModule)
       }
-      found += embeddedCopies(in: image, of: watched.filter { !isOwn($0) })
-      if libraries[index].isCandidate && !descriptor.isContractLibrary
-        && !image.defines(LoadGate.entrySymbol)
-      {
+      let needsEntry = libraries[index].isCandidate && !descriptor.isContractLibrary
+      let scan = scanSymbols(of: image, for: watched.filter { !isOwn($0) }, entry: needsEntry)
+      found += scan.embeddedCopies
+      if needsEntry && !scan.definesEntry {
         found.append(
           PluginProblem(
             .missingEntry, file: image.path, field: LoadGate.entrySymbol,
@@ -365,23 +390,40 @@ struct GateRun {
     return found
   }
 
-  /// One problem per watched module whose type or protocol descriptors `image` defines.
-  private func embeddedCopies(in image: ELFImage, of modules: [String]) -> [PluginProblem] {
-    guard !modules.isEmpty else { return [] }
-    var counts = [Int](repeating: 0, count: modules.count)
-    var examples = [String](repeating: "", count: modules.count)  // the first in name order
+  /// One pass over `image`'s defined symbols: one problem per watched module whose type or
+  /// protocol descriptors it defines, and, when `entry` is asked for, whether it defines
+  /// ``LoadGate/entrySymbol``. The counts and examples are made only once a copy is found.
+  private func scanSymbols(of image: ELFImage, for modules: [String], entry: Bool) -> (
+    embeddedCopies: [PluginProblem], definesEntry: Bool
+  ) {
+    var definesEntry = false
+    var counts: [Int] = []
+    var examples: [String] = []  // the first in name order
+    let entryLength = LoadGate.entrySymbol.utf8.count
     image.symbols.forEachSymbol { symbol, defined in
-      guard defined, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
+      guard defined else { return }
+      if entry && !definesEntry && symbol.count == entryLength
+        && symbol.elementsEqual(LoadGate.entrySymbol.utf8)
+      {
+        definesEntry = true
+        return
+      }
+      guard !modules.isEmpty, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
         let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
         let which = modules.firstIndex(where: {
           $0.utf8.count == module.count && $0.utf8.elementsEqual(module)
         })
       else { return }
+      if counts.isEmpty {
+        counts = [Int](repeating: 0, count: modules.count)
+        examples = [String](repeating: "", count: modules.count)
+      }
       counts[which] += 1
       let name = String(decoding: symbol, as: UTF8.self)
       if examples[which].isEmpty || name < examples[which] { examples[which] = name }
     }
-    return modules.indices.filter { counts[$0] > 0 }.map { which in
+    guard !counts.isEmpty else { return ([], definesEntry) }
+    let copies = modules.indices.filter { counts[$0] > 0 }.map { which in
       let module = modules[which]
       let source =
         host.abiModules.contains(module)
@@ -396,6 +438,7 @@ struct GateRun {
         hint: "it linked \(module) statically, which splits type identity (casts fail, singletons"
           + " split); depend on \(source) by package path instead of its targets")
     }
+    return (copies, definesEntry)
   }
 
   /// The candidate's claims (name, version, sha256) against the library it names.

@@ -23,7 +23,12 @@ public struct HostFacts: Sendable, Hashable {
   /// `libApiary.so`. The loader binds a plugin's need for such a name to the loaded copy, so the
   /// gate does not look for it on disk. An array, searched: a `Set` type new to the process
   /// costs a metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
-  public var loadedLibraries: [String]
+  public var loadedLibraries: [String] {
+    didSet { loadedLibraryKeys = loadedLibraries.map { Self.key(of: $0.utf8) } }
+  }
+  /// A hash of each of ``loadedLibraries``, at the same position: a plugin needs a dozen of
+  /// them, and comparing numbers first is faster than comparing each name with every string.
+  private(set) var loadedLibraryKeys: [UInt64]
 
   /// Collects the host's facts; `machine` defaults to the one this code runs on.
   ///
@@ -43,5 +48,22 @@ public struct HostFacts: Sendable, Hashable {
     self.abiModules = abiModules
     self.machine = machine
     self.loadedLibraries = loadedLibraries
+    loadedLibraryKeys = loadedLibraries.map { Self.key(of: $0.utf8) }
+  }
+
+  /// Whether `name` (a `DT_NEEDED` name's bytes) is one of ``loadedLibraries``.
+  func hasLoaded(_ name: ArraySlice<UInt8>) -> Bool {
+    let key = Self.key(of: name)
+    for (position, known) in loadedLibraryKeys.enumerated() where known == key {
+      if loadedLibraries[position].utf8.elementsEqual(name) { return true }
+    }
+    return false
+  }
+
+  /// The 64-bit FNV-1a hash of `bytes`.
+  static func key<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash
   }
 }

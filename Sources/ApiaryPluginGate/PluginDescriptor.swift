@@ -86,6 +86,13 @@ public struct PluginDescriptor: Sendable, Hashable {
   public static func parse(_ section: [UInt8], file: String) -> (
     descriptor: PluginDescriptor?, problems: [PluginProblem]
   ) {
+    parse(section[...], file: file)
+  }
+
+  /// Parses the section as the gate read it: a slice of the library's bytes.
+  static func parse(_ section: ArraySlice<UInt8>, file: String) -> (
+    descriptor: PluginDescriptor?, problems: [PluginProblem]
+  ) {
     var parser = Parser(file: file)
     return parser.parse(section)
   }
@@ -153,7 +160,7 @@ public struct PluginDescriptor: Sendable, Hashable {
           expected: expected, found: found, hint: hint))
     }
 
-    mutating func parse(_ section: [UInt8]) -> (PluginDescriptor?, [PluginProblem]) {
+    mutating func parse(_ section: ArraySlice<UInt8>) -> (PluginDescriptor?, [PluginProblem]) {
       guard let end = section.firstIndex(of: 0, in: section.indices) else {
         problem(
           nil, PluginDescriptor.sectionName, "the descriptor is not NUL-terminated",
@@ -175,7 +182,7 @@ public struct PluginDescriptor: Sendable, Hashable {
         problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
         return (nil, problems)
       }
-      var start = 0
+      var start = section.startIndex
       var line = 0
       while start < end {
         let stop = section.firstIndex(of: 0x0a, in: start..<end) ?? end
