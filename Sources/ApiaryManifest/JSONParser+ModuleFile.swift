@@ -8,8 +8,8 @@ import ApiarySupport
 /// It reads every key of a JSON module file and accepts only what ``ManifestDecoder`` would
 /// accept without a problem. Anything else (a syntax error, an unknown, repeated or mistyped
 /// key, a bad value, a limit, a key with an escape, an integer written as `3.0`) stops it with
-/// nil, and the file is then parsed into the tree and decoded as before, which
-/// reports every problem exactly as it always did.
+/// nil, and the file is then parsed into the tree and decoded as before, which reports every
+/// problem exactly as it always did.
 ///
 /// ```swift
 /// var text = #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "M.A"}]}"#

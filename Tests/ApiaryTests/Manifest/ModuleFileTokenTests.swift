@@ -227,4 +227,19 @@ struct ModuleFileTokenTests {
     #expect(Self.fromTokens(text, limits: limits) == nil)
     #expect(Self.fromTree(text, limits: limits).problems.map(\.kind) == [.limitExceeded])
   }
+
+  /// The deepest container of the targets file is a parameter default's `[true]`, inside 11
+  /// others: a depth of 12 takes it, 11 does not, on both paths.
+  @Test("the depth limit holds at the same level on both paths, down to parameter defaults")
+  func depthLimit() throws {
+    var limits = ManifestLimits.default
+    limits.depth = 11
+    let text = Self.valid[4]
+    #expect(Self.fromTokens(text, limits: limits) == nil)
+    #expect(Self.fromTree(text, limits: limits).problems.map(\.kind) == [.limitExceeded])
+    limits.depth = 12
+    let tree = Self.fromTree(text, limits: limits)
+    #expect(tree.problems.isEmpty)
+    #expect(try #require(Self.fromTokens(text, limits: limits)) == tree.modules)
+  }
 }
