@@ -35,6 +35,41 @@ public final class EventBus: Sendable {
     var ranks: [String: Int] = [:]
     /// Owners with a placeholder subscription, by event.
     var placeholders: [String: Set<String>] = [:]
+    /// Where each event's list ends its dispatch order: subscriptions from there on are in
+    /// subscription order, not yet in rank order. A subscription that ranks before the last
+    /// one is appended and placed later, in one merge, instead of being inserted in the middle
+    /// (eager modules subscribe in `setUp`, after thousands of dormant modules' placeholders).
+    var unplaced: [String: Int] = [:]
+
+    /// Puts the subscriptions of `event` in dispatch order: by rank, each after every
+    /// subscription of equal or earlier rank that came before it, as if each had been
+    /// inserted in its place when it was made.
+    mutating func place(_ event: String) {
+      guard let start = unplaced.removeValue(forKey: event), let list = byEvent[event] else {
+        return
+      }
+      let tail = list[start...].enumerated().sorted {
+        ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
+      }.map(\.element)
+      var placed: [Subscription] = []
+      placed.reserveCapacity(list.count)
+      var (old, new) = (0, 0)
+      while old < start || new < tail.count {
+        if new == tail.count || (old < start && list[old].rank <= tail[new].rank) {
+          placed.append(list[old])
+          old += 1
+        } else {
+          placed.append(tail[new])
+          new += 1
+        }
+      }
+      byEvent[event] = placed
+    }
+
+    /// ``place(_:)`` for every event.
+    mutating func placeAll() {
+      for event in Array(unplaced.keys) { place(event) }
+    }
   }
 
   final class Storage: Sendable {
@@ -68,6 +103,7 @@ public final class EventBus: Sendable {
   /// within an owner.
   package func rank(_ owners: [String]) {
     storage.state.withLock { state in
+      state.placeAll()
       state.ranks = Dictionary(owners.enumerated().map { ($1, $0) }) { first, _ in first }
       for key in Array(state.byEvent.keys) {
         guard var list = state.byEvent[key] else { continue }
@@ -108,24 +144,20 @@ public final class EventBus: Sendable {
       if placeholder {
         state.placeholders[name, default: []].insert(owner)
       } else if state.placeholders[name]?.remove(owner) != nil {
+        state.place(name)
         state.byEvent[name]?.removeAll { $0.owner == owner && $0.isPlaceholder }
       }
       let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
       var subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
       subscription.isPlaceholder = placeholder
-      // Stable insertion after every subscription of equal or earlier rank, found by binary
-      // search (the list is sorted by rank): modules mostly subscribe in boot order, but eager
-      // modules subscribe in `setUp` after every dormant module's placeholder. The list is
-      // changed in place rather than copied.
-      func insert(into list: inout [Subscription]) {
-        var (low, high) = (0, list.count)
-        while low < high {
-          let middle = (low + high) / 2
-          if list[middle].rank <= subscription.rank { low = middle + 1 } else { high = middle }
-        }
-        list.insert(subscription, at: low)
+      // Appended: in its place already when it ranks with or after the last one (modules
+      // mostly subscribe in boot order), otherwise placed with the others before the next
+      // dispatch (``State/place(_:)``). The list is changed in place rather than copied.
+      let count = state.byEvent[name]?.count ?? 0
+      if state.unplaced[name] == nil, let last = state.byEvent[name]?.last, last.rank > rank {
+        state.unplaced[name] = count
       }
-      insert(into: &state.byEvent[name, default: []])
+      state.byEvent[name, default: []].append(subscription)
       return id
     }
     return EventSubscription(bus: storage, event: name, id: id)
@@ -135,7 +167,10 @@ public final class EventBus: Sendable {
   @discardableResult
   public func post(_ name: String, payload: [String: any Sendable] = [:]) async -> DispatchReport {
     let event = Event(name: name, payload: payload, sender: owner)
-    let handlers = storage.state.withLock { $0.byEvent[name] ?? [] }
+    let handlers = storage.state.withLock { state in
+      state.place(name)
+      return state.byEvent[name] ?? []
+    }
     let clock = ContinuousClock()
     let began = clock.now
     var report = DispatchReport(event: name)
@@ -159,7 +194,8 @@ public final class EventBus: Sendable {
   package func deliver(_ event: Event) async throws -> EventOutcome {
     let owner = self.owner ?? "host"
     let handlers = storage.state.withLock { state in
-      (state.byEvent[event.name] ?? []).filter { $0.owner == owner && !$0.isPlaceholder }
+      state.place(event.name)
+      return (state.byEvent[event.name] ?? []).filter { $0.owner == owner && !$0.isPlaceholder }
     }
     var outcome = EventOutcome.ignored
     var firstError: (any Error)?
@@ -176,14 +212,16 @@ public final class EventBus: Sendable {
 
   /// Names of events with at least one handler, each with its handlers' owners in order.
   package var subscriptions: [(event: String, owners: [String])] {
-    storage.state.withLock { state in
-      state.byEvent.filter { !$0.value.isEmpty }.map { ($0.key, $0.value.map(\.owner)) }
+    storage.state.withLock { state -> [(event: String, owners: [String])] in
+      state.placeAll()
+      return state.byEvent.filter { !$0.value.isEmpty }.map { ($0.key, $0.value.map(\.owner)) }
     }.sorted { $0.event < $1.event }
   }
 
   /// Removes every subscription owned by one of `owners`, in one pass.
   package func removeAll(ownedBy owners: Set<String>) {
     storage.state.withLock { state in
+      state.placeAll()
       for key in Array(state.byEvent.keys) {
         state.byEvent[key]?.removeAll { owners.contains($0.owner) }
         if state.byEvent[key]?.isEmpty == true { state.byEvent[key] = nil }
@@ -197,6 +235,7 @@ public final class EventBus: Sendable {
 
   static func cancel(_ storage: Storage, event: String, id: Int) {
     storage.state.withLock { state in
+      state.place(event)
       state.byEvent[event]?.removeAll { $0.id == id }
     }
   }

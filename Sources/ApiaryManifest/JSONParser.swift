@@ -33,28 +33,28 @@ struct JSONParser {
     var keyColumn = 0
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private let file: String
-  private let limits: ManifestLimits
+  let bytes: UnsafeBufferPointer<UInt8>
+  let file: String
+  let limits: ManifestLimits
   /// Values parsed so far, against ``ManifestLimits/values``.
-  private var values = 0
+  var values = 0
   private var problems: [ManifestProblem] = []
   private var stack: [Frame] = []
-  private var index = 0
-  private var line = 1
-  private var lineStart = 0
+  var index = 0
+  var line = 1
+  var lineStart = 0
   /// UTF-8 continuation bytes already passed on the current line, so columns count scalars.
-  private var continuationBytesOnLine = 0
+  var continuationBytesOnLine = 0
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ManifestLimits) {
+  init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ManifestLimits) {
     self.bytes = bytes
     self.file = file
     self.limits = limits
   }
 
-  private var column: Int { index - lineStart - continuationBytesOnLine + 1 }
+  var column: Int { index - lineStart - continuationBytesOnLine + 1 }
 
-  private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+  var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   private mutating func parseDocument() throws(ManifestProblem) -> ManifestNode {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -156,7 +156,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0D:
@@ -188,7 +188,7 @@ struct JSONParser {
     skipWhitespace()
   }
 
-  private mutating func parseLiteral(_ word: StaticString) throws(ManifestProblem) {
+  mutating func parseLiteral(_ word: StaticString) throws(ManifestProblem) {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count,
       (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
@@ -196,7 +196,7 @@ struct JSONParser {
     index += count
   }
 
-  private mutating func parseNumber() throws(ManifestProblem) -> ManifestNode.Value {
+  mutating func parseNumber() throws(ManifestProblem) -> ManifestNode.Value {
     let start = index
     let startColumn = column
     let isNegative = current == UInt8(ascii: "-")
@@ -254,7 +254,7 @@ struct JSONParser {
 
   /// Parses a string starting at its opening quote. Plain strings become a `String` with a
   /// single copy; escapes take a slower path.
-  private mutating func parseString() throws(ManifestProblem) -> String {
+  mutating func parseString() throws(ManifestProblem) -> String {
     index += 1
     let start = index
     var isASCII = true
@@ -396,7 +396,7 @@ struct JSONParser {
   }
 
   /// "expected X, found Y" at the current index, with an exact scalar column.
-  private func unexpected(_ expected: String) -> ManifestProblem {
+  func unexpected(_ expected: String) -> ManifestProblem {
     let lineBytes = UnsafeBufferPointer(rebasing: bytes[lineStart..<min(index, bytes.count)])
     let column = lineBytes.reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     return syntax("expected \(expected), found \(found)", line: line, column: column)

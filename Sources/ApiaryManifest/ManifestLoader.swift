@@ -104,10 +104,7 @@ package struct ManifestLoader: Sendable {
         isNew(name.map { Self.join(prefix, $0) } ?? prefix)
       }
       set.files += files.map(\.file)
-      for decoded in ModuleFiles(directory: target, files: files).decode(limits, inside: root) {
-        set.modules += decoded.modules
-        set.problems += decoded.problems
-      }
+      ModuleFiles(directory: target, files: files).decode(limits, inside: root, into: &set)
     }
     return set
   }
@@ -135,11 +132,29 @@ package struct ManifestLoader: Sendable {
   static func decodeModules(
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits
   ) -> ManifestSet {
+    var set = ManifestSet(files: [file])
+    decodeModules(bytes, file: file, limits: limits, into: &set)
+    return set
+  }
+
+  /// Appends the modules of the module file `bytes`, and its problems in document order, to
+  /// `set` (whose files it leaves as they are).
+  static func decodeModules(
+    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
+    into set: inout ManifestSet
+  ) {
+    // A valid JSON file is decoded from the parser's tokens; any other is parsed into the
+    // positioned tree, whose decoding reports every problem.
+    if file.hasSuffix(".json"), bytes.count <= limits.fileSize,
+      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits)
+    {
+      set.modules += modules
+      return
+    }
     let (root, problems) = parse(bytes, file: file, limits: limits)
     var decoder = ManifestDecoder(file: file)
-    let modules = root.map { decoder.moduleFile($0) } ?? []
-    return ManifestSet(
-      modules: modules, problems: inDocumentOrder(problems + decoder.problems), files: [file])
+    if let root { set.modules += decoder.moduleFile(root) }
+    set.problems += inDocumentOrder(problems + decoder.problems)
   }
 
   /// Decodes the application manifest `data`, naming it `file` in problems. `modulePaths` are

@@ -6,8 +6,9 @@ import Foundation
 /// one name, not the whole path) and read into one buffer reused from file to file.
 ///
 /// ```swift
-/// let sets = ModuleFiles(directory: "Manifests/modules", files: [("Manifests/modules/a.json", "a.json")])
-///   .decode(.default, inside: nil)
+/// var set = ManifestSet()
+/// ModuleFiles(directory: "Manifests/modules", files: [("Manifests/modules/a.json", "a.json")])
+///   .decode(.default, inside: nil, into: &set)
 /// ```
 struct ModuleFiles: Sendable {
   /// The directory the files are in, and the files: each path, with its name in `directory`
@@ -15,27 +16,26 @@ struct ModuleFiles: Sendable {
   let directory: String
   let files: [(file: String, name: String?)]
 
-  /// One ``ManifestSet`` a file, in file order.
-  func decode(_ limits: ManifestLimits, inside root: String?) -> [ManifestSet] {
+  /// Appends the modules and problems of every file, in file order, to `set` (one set for
+  /// all the files, rather than one each to be joined).
+  func decode(_ limits: ManifestLimits, inside root: String?, into set: inout ManifestSet) {
     let listing = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     defer { if listing >= 0 { close(listing) } }
     var buffer: [UInt8] = []
-    var sets: [ManifestSet] = []
-    sets.reserveCapacity(files.count)
+    set.modules.reserveCapacity(set.modules.count + files.count)
     for (file, name) in files {
       let at = listing >= 0 ? name.map { (listing, $0) } : nil
       switch ManifestLoader.contents(of: file, at: at, limits: limits, inside: root, into: &buffer)
       {
       case .failure(let problem):
-        sets.append(ManifestSet(problems: [problem], files: [file]))
+        set.problems.append(problem)
       case .success(let count):
-        sets.append(
-          buffer.withUnsafeBytes { bytes in
-            ManifestLoader.decodeModules(
-              UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file, limits: limits)
-          })
+        buffer.withUnsafeBytes { bytes in
+          ManifestLoader.decodeModules(
+            UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file, limits: limits,
+            into: &set)
+        }
       }
     }
-    return sets
   }
 }

@@ -48,6 +48,30 @@ import Testing
     #expect(await bus.post("e").handledBy == ["early", "middle", "late", "late2"])
   }
 
+  /// Subscriptions that rank before the last one are placed when the event is next read, as
+  /// if each had been inserted in its place: by rank, then subscription order.
+  @Test func lateSubscriptionsArePlacedByRankBeforeEachDispatch() async {
+    let bus = EventBus()
+    func subscribe(_ owner: String, _ rank: Int) {
+      bus.owned(by: owner, rank: rank).subscribe("e") { _ in .handled }
+    }
+    subscribe("a5", 5)
+    subscribe("b1", 1)
+    subscribe("c5", 5)
+    #expect(await bus.post("e").handledBy == ["b1", "a5", "c5"])
+    subscribe("d3", 3)
+    subscribe("e0", 0)
+    subscribe("f3", 3)
+    subscribe("g9", 9)
+    subscribe("h1", 1)
+    #expect(bus.subscriptions.first?.owners == ["e0", "b1", "h1", "d3", "f3", "a5", "c5", "g9"])
+    subscribe("i2", 2)
+    let late = bus.owned(by: "j0", rank: 0).subscribe("e") { _ in .handled }
+    late.cancel()
+    #expect(
+      await bus.post("e").handledBy == ["e0", "b1", "h1", "i2", "d3", "f3", "a5", "c5", "g9"])
+  }
+
   @Test func cancelledSubscriptionIsNotCalled() async {
     let bus = EventBus()
     let subscription = bus.subscribe("tick") { _ in .handled }
