@@ -351,27 +351,9 @@ extension JSONParser {
     _ member: (inout JSONParser, UnsafeBufferPointer<UInt8>) throws(ManifestProblem)
       -> Void
   ) throws(ManifestProblem) {
-    try counted()
-    guard current == UInt8(ascii: "{"), depth < limits.depth else { throw declined }
-    index += 1
-    skipWhitespace()
-    if current == UInt8(ascii: "}") {
-      index += 1
-      return
-    }
-    while true {
-      let key = try plainKey()
-      try member(&self, key)
-      skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","):
-        index += 1
-        skipWhitespace()
-      case UInt8(ascii: "}"):
-        index += 1
-        return
-      default: throw declined
-      }
+    try elements(between: UInt8(ascii: "{"), and: UInt8(ascii: "}"), depth: depth) {
+      (parser, _) throws(ManifestProblem) in
+      try member(&parser, try parser.plainKey())
     }
   }
 
@@ -379,11 +361,20 @@ extension JSONParser {
   private mutating func array(
     depth: Int, _ element: (inout JSONParser, Int) throws(ManifestProblem) -> Void
   ) throws(ManifestProblem) {
+    try elements(between: UInt8(ascii: "["), and: UInt8(ascii: "]"), depth: depth, element)
+  }
+
+  /// The comma-separated elements between `open` and `close`, each handed to `element` with its
+  /// position; `depth` is the number of containers around them.
+  private mutating func elements(
+    between open: UInt8, and close: UInt8, depth: Int,
+    _ element: (inout JSONParser, Int) throws(ManifestProblem) -> Void
+  ) throws(ManifestProblem) {
     try counted()
-    guard current == UInt8(ascii: "["), depth < limits.depth else { throw declined }
+    guard current == open, depth < limits.depth else { throw declined }
     index += 1
     skipWhitespace()
-    if current == UInt8(ascii: "]") {
+    if current == close {
       index += 1
       return
     }
@@ -392,14 +383,14 @@ extension JSONParser {
       try element(&self, position)
       position += 1
       skipWhitespace()
-      switch current {
-      case UInt8(ascii: ","):
+      if current == UInt8(ascii: ",") {
         index += 1
         skipWhitespace()
-      case UInt8(ascii: "]"):
+      } else if current == close {
         index += 1
         return
-      default: throw declined
+      } else {
+        throw declined
       }
     }
   }
