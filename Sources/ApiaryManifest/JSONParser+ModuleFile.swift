@@ -33,10 +33,7 @@ extension JSONParser {
   }
 
   private mutating func moduleFile() throws(ManifestProblem) -> [ModuleManifest] {
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-      index = 3
-      lineStart = 3
-    }
+    skipByteOrderMark()
     skipWhitespace()
     var (version, modules): (Int?, [ModuleManifest]?) = (nil, nil)
     try object(depth: 0) { (parser, key) throws(ManifestProblem) in

@@ -57,10 +57,7 @@ struct JSONParser {
   var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
   private mutating func parseDocument() throws(ManifestProblem) -> ManifestNode {
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-      index = 3
-      lineStart = 3
-    }
+    skipByteOrderMark()
     skipWhitespace()
     nextValue: while true {
       var value: ManifestNode
@@ -153,6 +150,14 @@ struct JSONParser {
           }
         }
       }
+    }
+  }
+
+  /// Steps over a UTF-8 byte order mark at the start of the document, if there is one.
+  mutating func skipByteOrderMark() {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      index = 3
+      lineStart = 3
     }
   }
 

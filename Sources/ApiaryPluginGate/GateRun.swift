@@ -59,13 +59,11 @@ struct GateRun {
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
   /// the host's libraries and libraries without a descriptor).
   private func loaded(_ name: String) -> Int?? {
-    if let position = loadedNames.firstIndex(of: name) {
-      return loadedAs[position] == Self.noContract ? .some(nil) : loadedAs[position]
-    }
-    return host.loadedLibraries.contains(name) ? .some(nil) : nil
+    loaded(Array(name.utf8)[...])
   }
 
-  /// ``loaded(_:)`` for a name as the library's bytes, compared without making a `String`.
+  /// ``loaded(_:)`` for a name as the library's bytes (a `DT_NEEDED` entry), compared without
+  /// making a `String`.
   private func loaded(_ name: ArraySlice<UInt8>) -> Int?? {
     func isName(_ known: String) -> Bool {
       guard known.utf8.count == name.count else { return false }
