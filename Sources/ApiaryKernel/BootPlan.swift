@@ -14,44 +14,65 @@ package struct BootPlan: Sendable {
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
   package init(modules manifests: [ModuleManifest]) throws(PlanError) {
-    let enabled = manifests.filter(\.isEnabled)
+    // One pass reads what ordering needs from each manifest; the rest works on positions
+    // (among the enabled modules), so each manifest is touched once more, to be placed.
     var index: [String: Int] = [:]
-    index.reserveCapacity(enabled.count)
-    for (position, module) in enabled.enumerated() {
+    index.reserveCapacity(manifests.count)
+    var positions: [Int] = []  // each enabled module's index in `manifests`
+    positions.reserveCapacity(manifests.count)
+    var keys: [Key] = []
+    keys.reserveCapacity(manifests.count)
+    var dependencies: [[String]] = []
+    dependencies.reserveCapacity(manifests.count)
+    for (offset, module) in manifests.enumerated() where module.isEnabled {
+      let position = positions.count
       guard index.updateValue(position, forKey: module.name) == nil else {
         throw .duplicateModule(module.name)
       }
+      positions.append(offset)
+      keys.append(
+        Key(level: module.level == .basic ? 0 : 1, priority: module.priority, position: position))
+      dependencies.append(module.dependencies)
     }
-    var waitingOn = [Int](repeating: 0, count: enabled.count)
-    var dependents = [[Int]](repeating: [], count: enabled.count)
-    for (position, module) in enabled.enumerated() {
-      // A repeated dependency counts twice here and is counted down twice, so it needs no set.
-      for dependency in module.dependencies {
+    let count = positions.count
+    // The dependency edges, then each module's dependents as one slice of `dependents`
+    // (`first[d]..<first[d + 1]`). A repeated dependency counts twice in `waitingOn` and is
+    // counted down twice, so it needs no set.
+    var waitingOn = [Int](repeating: 0, count: count)
+    var edges: [(dependency: Int, dependent: Int)] = []
+    edges.reserveCapacity(count)
+    var first = [Int](repeating: 0, count: count + 1)
+    for position in 0..<count {
+      for dependency in dependencies[position] {
         guard let dependencyPosition = index[dependency] else {
-          throw .unknownDependency(module: module.name, dependency: dependency)
+          throw .unknownDependency(
+            module: manifests[positions[position]].name, dependency: dependency)
         }
         waitingOn[position] += 1
-        dependents[dependencyPosition].append(position)
+        first[dependencyPosition + 1] += 1
+        edges.append((dependencyPosition, position))
       }
+    }
+    for position in 0..<count { first[position + 1] += first[position] }
+    var filled = first
+    var dependents = [Int](repeating: 0, count: edges.count)
+    for (dependency, dependent) in edges {
+      dependents[filled[dependency]] = dependent
+      filled[dependency] += 1
     }
     var ready = Heap<Key>()
-    func key(_ position: Int) -> Key {
-      let module = enabled[position]
-      return Key(
-        level: module.level == .basic ? 0 : 1, priority: module.priority, position: position)
-    }
-    for position in enabled.indices where waitingOn[position] == 0 { ready.push(key(position)) }
+    for position in 0..<count where waitingOn[position] == 0 { ready.push(keys[position]) }
     var ordered: [ModuleManifest] = []
-    ordered.reserveCapacity(enabled.count)
+    ordered.reserveCapacity(count)
     while let next = ready.pop() {
-      ordered.append(enabled[next.position])
-      for dependent in dependents[next.position] {
+      ordered.append(manifests[positions[next.position]])
+      for dependent in dependents[first[next.position]..<first[next.position + 1]] {
         waitingOn[dependent] -= 1
-        if waitingOn[dependent] == 0 { ready.push(key(dependent)) }
+        if waitingOn[dependent] == 0 { ready.push(keys[dependent]) }
       }
     }
-    guard ordered.count == enabled.count else {
-      let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { enabled[$0].name }
+    guard ordered.count == count else {
+      let stuck = (0..<count).filter { waitingOn[$0] > 0 }.map { manifests[positions[$0]].name }
       throw .cycle(among: stuck)
     }
     self.modules = ordered

@@ -114,13 +114,18 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    self.order = plan.modules.map(\.name)
-    states.reserveCapacity(order.count)
-    orderKeys.reserveCapacity(order.count)
+    // One pass over the plan: each manifest is read once for the three tables.
+    var order: [String] = []
+    order.reserveCapacity(plan.modules.count)
+    states.reserveCapacity(plan.modules.count)
+    orderKeys.reserveCapacity(plan.modules.count)
     for module in plan.modules {
-      states[module.name] = .planned
-      orderKeys[module.name] = Self.orderKey(module)
+      let name = module.name
+      order.append(name)
+      states[name] = .planned
+      orderKeys[name] = Self.orderKey(module)
     }
+    self.order = order
     events.rank(order)
   }
 

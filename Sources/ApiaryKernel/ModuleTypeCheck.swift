@@ -6,8 +6,9 @@ import ApiarySupport
 /// names only; ``ManifestLoader/init(catalog:)`` hands it this check.
 struct ModuleTypeCheck {
   let catalog: TypeCatalog
-  /// Catalog lookups by name; thousands of manifest entries may share a type.
-  private var types: [String: Any.Type?] = [:]
+  /// Catalog lookups by name, and whether each type is a ``Module``: thousands of manifest
+  /// entries may share a type, and the runtime is asked about conformance once a name.
+  private var types: [String: (type: Any.Type, isModule: Bool)?] = [:]
 
   init(catalog: TypeCatalog) { self.catalog = catalog }
 
@@ -22,7 +23,7 @@ struct ModuleTypeCheck {
     var problems: [ManifestProblem] = []
     if let type = requireType(
       module.type, "module", at: ManifestValidator.location(module, ".type"), &problems),
-      !(type is any Module.Type)
+      !type.isModule
     {
       problems.append(
         ManifestProblem(
@@ -51,9 +52,9 @@ struct ModuleTypeCheck {
     return problems
   }
 
-  private mutating func lookup(_ name: String) -> Any.Type? {
+  private mutating func lookup(_ name: String) -> (type: Any.Type, isModule: Bool)? {
     if let cached = types[name] { return cached }
-    let type = catalog.lookup(name)
+    let type = catalog.lookup(name).map { ($0, $0 is any Module.Type) }
     types[name] = type
     return type
   }
@@ -61,7 +62,7 @@ struct ModuleTypeCheck {
   private mutating func requireType(
     _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation,
     _ problems: inout [ManifestProblem]
-  ) -> Any.Type? {
+  ) -> (type: Any.Type, isModule: Bool)? {
     if let type = lookup(name) { return type }
     problems.append(
       ManifestProblem(

@@ -100,10 +100,10 @@ package struct ManifestLoader: Sendable {
         continue
       }
       let prefix = Self.normalized(target)
-      let files = Self.moduleFiles(at: target, location, &set.problems).filter { _, name in
-        isNew(name.map { Self.join(prefix, $0) } ?? prefix)
+      let files = Self.moduleFiles(at: target, location, &set.problems).filter { file in
+        isNew(file.name.map { Self.join(prefix, $0) } ?? prefix)
       }
-      set.files += files.map(\.file)
+      set.files += files.map(\.path)
       ModuleFiles(directory: target, files: files).decode(limits, inside: root, into: &set)
     }
     return set
@@ -255,9 +255,12 @@ package struct ManifestLoader: Sendable {
   /// needed, so one buffer serves many files), and returns the number of bytes read. With `at`
   /// (an open descriptor of the directory `file` is in, and its name there), the file is opened
   /// relative to that directory, which spares the kernel walking the whole path for each file.
+  /// With `isRegular` (the directory listing said so), a file that fits the buffer is read
+  /// without asking its size first; a longer one is then checked as any other.
   static func contents(
     of file: String, at directory: (descriptor: Int32, name: String)? = nil,
-    limits: ManifestLimits, inside root: String? = nil, into buffer: inout [UInt8]
+    isRegular: Bool = false, limits: ManifestLimits, inside root: String? = nil,
+    into buffer: inout [UInt8]
   ) -> Result<Int, ManifestProblem> {
     func problem(_ kind: ManifestProblem.Kind, _ message: String) -> Result<Int, ManifestProblem> {
       .failure(ManifestProblem(kind, at: SourceLocation(file: file), message))
@@ -268,33 +271,58 @@ package struct ManifestLoader: Sendable {
     }
     // O_NOFOLLOW fails on a symbolic link, which is then resolved and checked once.
     var descriptor = openFile(flags | (root == nil ? 0 : O_NOFOLLOW))
+    var isRegular = isRegular
     if descriptor < 0, errno == ELOOP, let root {
       guard let real = realPath(file), isInside(real, root) else {
         return problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
       }
       descriptor = openFile(flags)
+      isRegular = false
     }
     guard descriptor >= 0 else { return problem(.unreadable, "cannot read this file") }
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      return problem(.unreadable, "not a regular file")
+    /// The size `fstat` gives, once the file is known to be regular and within the limit.
+    func size() -> Result<Int, ManifestProblem> {
+      var status = stat()
+      guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        return problem(.unreadable, "not a regular file")
+      }
+      guard Int(status.st_size) <= limits.fileSize else {
+        return .failure(tooLarge(file, Int(status.st_size), limits))
+      }
+      return .success(Int(status.st_size))
     }
-    guard Int(status.st_size) <= limits.fileSize else {
-      return .failure(tooLarge(file, Int(status.st_size), limits))
+    // The size, when known; a listed regular file is first read into the buffer as it is.
+    var expected: Int?
+    if !isRegular {
+      switch size() {
+      case .failure(let problem): return .failure(problem)
+      case .success(let size): expected = size
+      }
     }
+    let least = expected.map { $0 + 1 } ?? min(1 << 14, limits.fileSize + 1)
+    if buffer.count < least { buffer = [UInt8](repeating: 0, count: least) }
     // Read to the end (the file may have grown since fstat), never past the limit.
-    if buffer.count <= Int(status.st_size) {
-      buffer = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
-    }
     var filled = 0
     while true {
       if filled == buffer.count {
+        if expected == nil {
+          // A listed file that fills the buffer: its size decides, as for any other file.
+          switch size() {
+          case .failure(let problem): return .failure(problem)
+          case .success(let size): expected = size
+          }
+          if let expected, buffer.count <= expected {
+            buffer += [UInt8](repeating: 0, count: expected + 1 - buffer.count)
+          }
+          continue
+        }
         guard filled <= limits.fileSize else { return .failure(tooLarge(file, filled, limits)) }
         buffer += [UInt8](repeating: 0, count: min(2 * filled, limits.fileSize + 1) - filled)
       }
+      let asked = buffer.count - filled
       let count = buffer.withUnsafeMutableBytes { buffer in
-        buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? -1
+        buffer.baseAddress.map { read(descriptor, $0 + filled, asked) } ?? -1
       }
       if count == 0 { return .success(filled) }
       if count < 0 {
@@ -303,7 +331,10 @@ package struct ManifestLoader: Sendable {
       }
       filled += count
       // The size fstat gave, read with room to spare: the end, without one more `read`.
-      if filled == Int(status.st_size), filled < buffer.count { return .success(filled) }
+      if let expected, filled == expected, filled < buffer.count { return .success(filled) }
+      // A regular file reads short only at its end, so a listed file that did not fill the
+      // buffer has been read whole, in one `read`.
+      if expected == nil, count < asked { return .success(filled) }
     }
   }
 
@@ -338,10 +369,11 @@ package struct ManifestLoader: Sendable {
   }
 
   /// The module files `path` stands for: itself (with no name), or the `*.json` and `*.plist`
-  /// files in it, with their names.
+  /// files in it, with their names, sorted by name. `isRegular` is what the listing says
+  /// without asking each file (a symbolic link or an unknown kind is not).
   static func moduleFiles(
     at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
-  ) -> [(file: String, name: String?)] {
+  ) -> [ModuleFiles.File] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       problems.append(
@@ -349,16 +381,25 @@ package struct ManifestLoader: Sendable {
           .unreadable, at: location, "no such file or directory: \(path)"))
       return []
     }
-    guard isDirectory.boolValue else { return [(path, nil)] }
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+    guard isDirectory.boolValue else { return [ModuleFiles.File(path: path)] }
+    guard let listing = opendir(path) else {
       problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
       return []
     }
-    return
-      names
-      .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".json") || $0.hasSuffix(".plist")) }
-      .sorted()
-      .map { (join(path, $0), $0) }
+    defer { closedir(listing) }
+    var files: [(name: String, isRegular: Bool)] = []
+    while let entry = readdir(listing) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { field in
+        String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard !name.hasPrefix("."), name.hasSuffix(".json") || name.hasSuffix(".plist") else {
+        continue
+      }
+      files.append((name, entry.pointee.d_type == UInt8(DT_REG)))
+    }
+    return files.sorted { $0.name < $1.name }.map { name, isRegular in
+      ModuleFiles.File(path: join(path, name), name: name, isRegular: isRegular)
+    }
   }
 
   /// `path` without `.` and empty components and with `..` applied, so one file reached by two

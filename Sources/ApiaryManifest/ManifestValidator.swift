@@ -51,7 +51,9 @@ package struct ManifestValidator {
     // has no edges (it is reported as a duplicate).
     var edges = [[Int]](repeating: [], count: modules.count)
     var isFirst = [Bool](repeating: false, count: modules.count)
+    var allEnabled = true
     for (index, module) in modules.enumerated() {
+      allEnabled = allEnabled && module.isEnabled
       if let first = firstByName[module.name] {
         problems.append(
           ManifestProblem(
@@ -64,7 +66,8 @@ package struct ManifestValidator {
       }
     }
     var suggestionsLeft = 100
-    var typeProblems = (checkTypes?(modules.filter(\.isEnabled)) ?? []).makeIterator()
+    var typeProblems =
+      (checkTypes?(allEnabled ? modules : modules.filter(\.isEnabled)) ?? []).makeIterator()
     for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (position, dependency) in module.dependencies.enumerated() {
         func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
@@ -142,6 +145,7 @@ package struct ManifestValidator {
   private mutating func checkServicesAndTargets(_ modules: [ModuleManifest]) {
     // First declarations, as (module, entry) indices; locations are built only for problems.
     var services: [ServiceKey: (Int, Int)] = [:]
+    services.reserveCapacity(modules.count)
     var targets: [String: (Int, Int)] = [:]
     func serviceLocation(_ module: Int, _ index: Int) -> SourceLocation {
       Self.location(
@@ -154,19 +158,21 @@ package struct ManifestValidator {
     for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
       for (index, service) in module.services.enumerated() {
         let key = ServiceKey(protocolName: service.protocolName, name: service.name)
-        if let (firstModule, firstIndex) = services[key],
-          service.rank == nil || modules[firstModule].services[firstIndex].rank == nil
-        {
-          let first = serviceLocation(firstModule, firstIndex)
-          let named = service.name.map { " named '\($0)'" } ?? ""
-          problems.append(
-            ManifestProblem(
-              .duplicateName, at: serviceLocation(moduleIndex, index),
-              "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
-                + "give one of them a different 'name', or give each a 'rank'"))
-        } else if services[key] == nil || service.rank == nil {
-          services[key] = (moduleIndex, index)
+        // One lookup for a new key; a repeated one puts the first declaration back.
+        guard
+          let (firstModule, firstIndex) = services.updateValue((moduleIndex, index), forKey: key)
+        else { continue }
+        services[key] = (firstModule, firstIndex)
+        guard service.rank == nil || modules[firstModule].services[firstIndex].rank == nil else {
+          continue
         }
+        let first = serviceLocation(firstModule, firstIndex)
+        let named = service.name.map { " named '\($0)'" } ?? ""
+        problems.append(
+          ManifestProblem(
+            .duplicateName, at: serviceLocation(moduleIndex, index),
+            "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
+              + "give one of them a different 'name', or give each a 'rank'"))
       }
       for (index, target) in module.targets.enumerated() {
         if let (firstModule, firstIndex) = targets[target.name] {

@@ -7,14 +7,22 @@ import Foundation
 ///
 /// ```swift
 /// var set = ManifestSet()
-/// ModuleFiles(directory: "Manifests/modules", files: [("Manifests/modules/a.json", "a.json")])
-///   .decode(.default, inside: nil, into: &set)
+/// let file = ModuleFiles.File(path: "Manifests/modules/a.json", name: "a.json", isRegular: true)
+/// ModuleFiles(directory: "Manifests/modules", files: [file]).decode(.default, inside: nil, into: &set)
 /// ```
 struct ModuleFiles: Sendable {
-  /// The directory the files are in, and the files: each path, with its name in `directory`
-  /// when it was listed from it (nil for a file named by itself).
+  /// One module file: its path, its name in ``directory`` when it was listed from it (nil for
+  /// a file named by itself), and whether the listing said it is a regular file (which spares
+  /// asking the file before reading it).
+  struct File: Sendable {
+    var path: String
+    var name: String?
+    var isRegular = false
+  }
+
+  /// The directory the files are in, and the files.
   let directory: String
-  let files: [(file: String, name: String?)]
+  let files: [File]
 
   /// Appends the modules and problems of every file, in file order, to `set` (one set for
   /// all the files, rather than one each to be joined).
@@ -23,16 +31,18 @@ struct ModuleFiles: Sendable {
     defer { if listing >= 0 { close(listing) } }
     var buffer: [UInt8] = []
     set.modules.reserveCapacity(set.modules.count + files.count)
-    for (file, name) in files {
-      let at = listing >= 0 ? name.map { (listing, $0) } : nil
-      switch ManifestLoader.contents(of: file, at: at, limits: limits, inside: root, into: &buffer)
+    for file in files {
+      let at = listing >= 0 ? file.name.map { (listing, $0) } : nil
+      switch ManifestLoader.contents(
+        of: file.path, at: at, isRegular: file.isRegular, limits: limits, inside: root,
+        into: &buffer)
       {
       case .failure(let problem):
         set.problems.append(problem)
       case .success(let count):
         buffer.withUnsafeBytes { bytes in
           ManifestLoader.decodeModules(
-            UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file, limits: limits,
+            UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file.path, limits: limits,
             into: &set)
         }
       }
