@@ -135,6 +135,39 @@ struct ManifestLoaderTests {
       ])
   }
 
+  /// Listed regular files are read without asking their size first: a file longer than the
+  /// first buffer is still read whole, one over the limit is refused with its real size, and
+  /// a symbolic link or a directory among them is checked as before.
+  @Test func listedFilesAreReadWholeAndCheckedWithoutAskingTheirSizeFirst() throws {
+    let directory = try ManifestDirectory()
+    try directory.write(
+      "app.json",
+      #"{"schemaVersion": 1, "name": "N", "scheme": "n", "limits": {"fileSize": 100000}}"#)
+    let long = String(repeating: "x", count: 40_000)
+    let huge = String(repeating: "y", count: 120_000)
+    try directory.write(
+      "modules/a.json", moduleFile(#"{"name": "a", "type": "T.M", "config": {"l": "\#(long)"}}"#))
+    try directory.write(
+      "modules/b.json", moduleFile(#"{"name": "b", "type": "T.M", "config": {"l": "\#(huge)"}}"#))
+    try directory.write("modules/c.json", moduleFile(#"{"name": "c", "type": "T.M"}"#))
+    try directory.write("d.json", moduleFile(#"{"name": "d", "type": "T.M"}"#))
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(directory.path)/modules/d.json", withDestinationPath: "\(directory.path)/d.json")
+    try FileManager.default.createDirectory(
+      atPath: "\(directory.path)/modules/e.json", withIntermediateDirectories: true)
+    let base = "\(directory.path)/modules"
+    let set = loader.load(directory: directory.path)
+    #expect(set.modules.map(\.name) == ["a", "c", "d"])
+    #expect(set.modules.first?.config["l"] == .string(long))
+    let size = moduleFile(#"{"name": "b", "type": "T.M", "config": {"l": "\#(huge)"}}"#).utf8.count
+    #expect(
+      set.problems.map(\.description) == [
+        "\(base)/b.json: file is \(size) bytes, more than 100000; "
+          + ManifestLimits.hint("fileSize"),
+        "\(base)/e.json: not a regular file",
+      ])
+  }
+
   @Test func applicationManifestAndRepeatedPathsAreReadOnce() throws {
     let directory = try ManifestDirectory()
     try directory.write(
