@@ -66,11 +66,35 @@ extension JSONParser {
       "activationEvents", "placement", "targets", "command", "restart", "healthCheck",
     ]
 
+    /// The key spelt `key`: its length and first letters name one candidate, compared whole.
     init?(_ key: UnsafeBufferPointer<UInt8>) {
-      guard let index = Self.spellings.firstIndex(where: { JSONParser.equals(key, $0) }) else {
-        return nil
-      }
-      self.init(rawValue: index)
+      guard key.count >= 4 else { return nil }
+      let guess: ModuleKey? =
+        switch (key.count, key[0]) {
+        case (4, UInt8(ascii: "n")): .name
+        case (4, UInt8(ascii: "t")): .type
+        case (5, UInt8(ascii: "l")): .level
+        case (5, UInt8(ascii: "a")): .async
+        case (6, UInt8(ascii: "c")): .config
+        case (6, UInt8(ascii: "s")): .sha256
+        case (7, UInt8(ascii: "t")): key[1] == UInt8(ascii: "i") ? .timeout : .targets
+        case (7, UInt8(ascii: "e")): .enabled
+        case (7, UInt8(ascii: "l")): .library
+        case (7, UInt8(ascii: "v")): .version
+        case (7, UInt8(ascii: "c")): .command
+        case (7, UInt8(ascii: "r")): .restart
+        case (8, UInt8(ascii: "p")): .priority
+        case (8, UInt8(ascii: "o")): .optional
+        case (8, UInt8(ascii: "s")): .services
+        case (9, _): .placement
+        case (10, _): .activation
+        case (11, _): .healthCheck
+        case (12, _): .dependencies
+        case (16, _): .activationEvents
+        default: nil
+        }
+      guard let guess, JSONParser.equals(key, Self.spellings[guess.rawValue]) else { return nil }
+      self = guess
     }
   }
 
