@@ -31,15 +31,17 @@ struct ModuleTypeCheck {
           "type '\(module.type)' is not a Module; expected a final class conforming to "
             + "Apiary.Module with an init()"))
     }
-    for (index, service) in module.services.enumerated() {
+    // By index, so each service's names are read without copying the whole service.
+    let services = module.services
+    for index in services.indices {
       func base() -> SourceLocation {
-        ManifestValidator.location(service.source, in: module, ".services[\(index)]")
+        ManifestValidator.location(services[index].source, in: module, ".services[\(index)]")
       }
       _ = requireType(
-        service.protocolName, "service protocol",
+        services[index].protocolName, "service protocol",
         at: ManifestValidator.suffixed(base(), ".protocol"), &problems)
       _ = requireType(
-        service.implementation, "service implementation",
+        services[index].implementation, "service implementation",
         at: ManifestValidator.suffixed(base(), ".implementation"), &problems)
     }
     for (index, target) in module.targets.enumerated() {

@@ -89,6 +89,8 @@ package struct ManifestLoader: Sendable {
     var seen: Set<String> = [appKey]
     let single = modulePaths.count == 1
     func isNew(_ key: String) -> Bool { single ? key != appKey : seen.insert(key).inserted }
+    // With one listed path, a listed file is the application file only if it has its name.
+    let appName = (appKey as NSString).lastPathComponent
     let limits = set.application?.limits ?? .default
     // Without `allowOutsidePaths`, each path must resolve inside the real manifests directory.
     let root =
@@ -101,7 +103,8 @@ package struct ManifestLoader: Sendable {
       }
       let prefix = Self.normalized(target)
       let files = Self.moduleFiles(at: target, location, &set.problems).filter { file in
-        isNew(file.name.map { Self.join(prefix, $0) } ?? prefix)
+        guard let name = file.name else { return isNew(prefix) }
+        return single && name != appName ? true : isNew(Self.join(prefix, name))
       }
       set.files += files.map(\.path)
       ModuleFiles(directory: target, files: files).decode(limits, inside: root, into: &set)
@@ -143,10 +146,20 @@ package struct ManifestLoader: Sendable {
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
     into set: inout ManifestSet
   ) {
+    var names = RecentNames()
+    decodeModules(bytes, file: file, limits: limits, names: &names, into: &set)
+  }
+
+  /// Like ``decodeModules(_:file:limits:into:)``, sharing type names with the files decoded
+  /// before with the same `names` (``RecentNames``).
+  static func decodeModules(
+    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
+    names: inout RecentNames, into set: inout ManifestSet
+  ) {
     // A valid JSON file is decoded from the parser's tokens; any other is parsed into the
     // positioned tree, whose decoding reports every problem.
     if file.hasSuffix(".json"), bytes.count <= limits.fileSize,
-      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits)
+      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits, names: &names)
     {
       set.modules += modules
       return

@@ -156,13 +156,17 @@ package struct ManifestValidator {
         modules[module].targets[index].source, in: modules[module], ".targets[\(index)]")
     }
     for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
-      for (index, service) in module.services.enumerated() {
-        let key = ServiceKey(protocolName: service.protocolName, name: service.name)
+      // By index, so a service is copied only when it is a duplicate.
+      let declared = module.services
+      for index in declared.indices {
+        let key = ServiceKey(
+          protocolName: declared[index].protocolName, name: declared[index].name)
         // One lookup for a new key; a repeated one puts the first declaration back.
         guard
           let (firstModule, firstIndex) = services.updateValue((moduleIndex, index), forKey: key)
         else { continue }
         services[key] = (firstModule, firstIndex)
+        let service = declared[index]
         guard service.rank == nil || modules[firstModule].services[firstIndex].rank == nil else {
           continue
         }

@@ -98,7 +98,13 @@ struct ApplicationLoader {
         PluginRequest(
           path: plugin.path, version: plugin.version, sha256: plugin.sha256, origin: origin))
     }
-    guard !requests.isEmpty else { return modules.map { $0.isEnabled ? placed($0) : $0 } }
+    guard !requests.isEmpty else {
+      // Most applications place nothing in a process: their modules are returned as they are.
+      guard modules.contains(where: { $0.isEnabled && $0.placement == .process }) else {
+        return modules
+      }
+      return modules.map { $0.isEnabled ? placed($0) : $0 }
+    }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
     notes += verdict.notes
