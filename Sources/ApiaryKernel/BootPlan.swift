@@ -11,6 +11,10 @@ import ApiarySupport
 package struct BootPlan: Sendable {
   /// Enabled modules in boot order.
   package let modules: [ModuleManifest]
+  /// The names of ``modules`` and their ``orderKey(_:)``s, in the same order: the kernel's
+  /// tables are built from them without reading each manifest again.
+  package let names: [String]
+  package let orderKeys: [(Int, Int)]
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
   package init(modules manifests: [ModuleManifest]) throws(PlanError) {
@@ -64,8 +68,15 @@ package struct BootPlan: Sendable {
     for position in 0..<count where waitingOn[position] == 0 { ready.push(keys[position]) }
     var ordered: [ModuleManifest] = []
     ordered.reserveCapacity(count)
+    var names: [String] = []
+    names.reserveCapacity(count)
+    var orderKeys: [(Int, Int)] = []
+    orderKeys.reserveCapacity(count)
     while let next = ready.pop() {
-      ordered.append(manifests[positions[next.position]])
+      let module = manifests[positions[next.position]]
+      ordered.append(module)
+      names.append(module.name)
+      orderKeys.append((next.level, ~next.priority))
       for dependent in dependents[first[next.position]..<first[next.position + 1]] {
         waitingOn[dependent] -= 1
         if waitingOn[dependent] == 0 { ready.push(keys[dependent]) }
@@ -76,6 +87,15 @@ package struct BootPlan: Sendable {
       throw .cycle(among: stuck)
     }
     self.modules = ordered
+    self.names = names
+    self.orderKeys = orderKeys
+  }
+
+  /// Basic before normal, then higher priority first: the order among modules whose
+  /// dependencies have started. `~priority` (that is `-priority - 1`) reverses the order
+  /// without overflowing for `Int.min`, which a manifest may hold.
+  package static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
+    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module

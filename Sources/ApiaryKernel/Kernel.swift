@@ -114,18 +114,14 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    // One pass over the plan: each manifest is read once for the three tables.
-    var order: [String] = []
-    order.reserveCapacity(plan.modules.count)
-    states.reserveCapacity(plan.modules.count)
-    orderKeys.reserveCapacity(plan.modules.count)
-    for module in plan.modules {
-      let name = module.name
-      order.append(name)
+    // From the plan's names and keys, without reading each manifest again.
+    self.order = plan.names
+    states.reserveCapacity(order.count)
+    orderKeys.reserveCapacity(order.count)
+    for (name, key) in zip(plan.names, plan.orderKeys) {
       states[name] = .planned
-      orderKeys[name] = Self.orderKey(module)
+      orderKeys[name] = key
     }
-    self.order = order
     events.rank(order)
   }
 
@@ -631,7 +627,7 @@ public actor Kernel {
   /// that comes after it by level and priority; event dispatch follows.
   private func place(_ manifest: ModuleManifest) {
     order.removeAll { $0 == manifest.name }
-    let key = Self.orderKey(manifest)
+    let key = BootPlan.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
     let index =
       order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
@@ -639,13 +635,6 @@ public actor Kernel {
     order.insert(manifest.name, at: index)
     orderKeys[manifest.name] = key
     events.rank(order)
-  }
-
-  /// Basic before normal, then higher priority first: ``BootPlan``'s order. `~priority` (that is
-  /// `-priority - 1`) reverses the order without overflowing for `Int.min`, which a manifest may
-  /// hold.
-  private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
-    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// Tears one running module down and removes everything it registered: its services,

@@ -51,9 +51,12 @@ package struct ManifestValidator {
     // has no edges (it is reported as a duplicate).
     var edges = [[Int]](repeating: [], count: modules.count)
     var isFirst = [Bool](repeating: false, count: modules.count)
+    // Each module's flag, read once here rather than from its manifest at every dependency.
+    var isEnabled = [Bool](repeating: false, count: modules.count)
     var allEnabled = true
     for (index, module) in modules.enumerated() {
-      allEnabled = allEnabled && module.isEnabled
+      isEnabled[index] = module.isEnabled
+      allEnabled = allEnabled && isEnabled[index]
       if let first = firstByName[module.name] {
         problems.append(
           ManifestProblem(
@@ -68,7 +71,10 @@ package struct ManifestValidator {
     var suggestionsLeft = 100
     var typeProblems =
       (checkTypes?(allEnabled ? modules : modules.filter(\.isEnabled)) ?? []).makeIterator()
-    for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
+    // Services and targets are checked in the same pass, their problems reported after cycles.
+    var declarations = Declarations(capacity: modules.count)
+    var later = ManifestValidator()
+    for (moduleIndex, module) in modules.enumerated() where isEnabled[moduleIndex] {
       for (position, dependency) in module.dependencies.enumerated() {
         func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
         if dependency == module.name {
@@ -76,7 +82,7 @@ package struct ManifestValidator {
             ManifestProblem(
               .selfDependency, at: location(), "module '\(module.name)' depends on itself"))
         } else if let index = firstByName[dependency] {
-          if modules[index].isEnabled {
+          if isEnabled[index] {
             if isFirst[moduleIndex] { edges[moduleIndex].append(index) }
           } else {
             problems.append(
@@ -99,9 +105,10 @@ package struct ManifestValidator {
       }
       problems += typeProblems.next() ?? []
       checkActivation(module)
+      later.checkServicesAndTargets(of: moduleIndex, in: modules, &declarations)
     }
     checkCycles(modules, edges)
-    checkServicesAndTargets(modules)
+    problems += later.problems
   }
 
   /// A lazy module must say what wakes it: a declared service or target, or an activation
@@ -142,11 +149,20 @@ package struct ManifestValidator {
     var name: String?
   }
 
-  private mutating func checkServicesAndTargets(_ modules: [ModuleManifest]) {
-    // First declarations, as (module, entry) indices; locations are built only for problems.
+  /// The first declaration of each service and target name, as (module, entry) indices;
+  /// locations are built only for problems.
+  private struct Declarations {
     var services: [ServiceKey: (Int, Int)] = [:]
-    services.reserveCapacity(modules.count)
     var targets: [String: (Int, Int)] = [:]
+
+    init(capacity: Int) { services.reserveCapacity(capacity) }
+  }
+
+  /// Duplicate services and targets of the enabled module `moduleIndex` against those declared
+  /// before it, and its targets' actions.
+  private mutating func checkServicesAndTargets(
+    of moduleIndex: Int, in modules: [ModuleManifest], _ declarations: inout Declarations
+  ) {
     func serviceLocation(_ module: Int, _ index: Int) -> SourceLocation {
       Self.location(
         modules[module].services[index].source, in: modules[module], ".services[\(index)]")
@@ -155,41 +171,41 @@ package struct ManifestValidator {
       Self.location(
         modules[module].targets[index].source, in: modules[module], ".targets[\(index)]")
     }
-    for (moduleIndex, module) in modules.enumerated() where module.isEnabled {
-      // By index, so a service is copied only when it is a duplicate.
-      let declared = module.services
-      for index in declared.indices {
-        let key = ServiceKey(
-          protocolName: declared[index].protocolName, name: declared[index].name)
-        // One lookup for a new key; a repeated one puts the first declaration back.
-        guard
-          let (firstModule, firstIndex) = services.updateValue((moduleIndex, index), forKey: key)
-        else { continue }
-        services[key] = (firstModule, firstIndex)
-        let service = declared[index]
-        guard service.rank == nil || modules[firstModule].services[firstIndex].rank == nil else {
-          continue
-        }
-        let first = serviceLocation(firstModule, firstIndex)
-        let named = service.name.map { " named '\($0)'" } ?? ""
+    let module = modules[moduleIndex]
+    // By index, so a service is copied only when it is a duplicate.
+    let declared = module.services
+    for index in declared.indices {
+      let key = ServiceKey(
+        protocolName: declared[index].protocolName, name: declared[index].name)
+      // One lookup for a new key; a repeated one puts the first declaration back.
+      guard
+        let (firstModule, firstIndex) = declarations.services.updateValue(
+          (moduleIndex, index), forKey: key)
+      else { continue }
+      declarations.services[key] = (firstModule, firstIndex)
+      let service = declared[index]
+      guard service.rank == nil || modules[firstModule].services[firstIndex].rank == nil else {
+        continue
+      }
+      let first = serviceLocation(firstModule, firstIndex)
+      let named = service.name.map { " named '\($0)'" } ?? ""
+      problems.append(
+        ManifestProblem(
+          .duplicateName, at: serviceLocation(moduleIndex, index),
+          "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
+            + "give one of them a different 'name', or give each a 'rank'"))
+    }
+    for (index, target) in module.targets.enumerated() {
+      if let (firstModule, firstIndex) = declarations.targets[target.name] {
         problems.append(
           ManifestProblem(
-            .duplicateName, at: serviceLocation(moduleIndex, index),
-            "duplicate service '\(service.protocolName)'\(named); first declared at \(first); "
-              + "give one of them a different 'name', or give each a 'rank'"))
+            .duplicateName, at: targetLocation(moduleIndex, index),
+            "duplicate target name '\(target.name)'; first declared at "
+              + "\(targetLocation(firstModule, firstIndex))"))
+      } else {
+        declarations.targets[target.name] = (moduleIndex, index)
       }
-      for (index, target) in module.targets.enumerated() {
-        if let (firstModule, firstIndex) = targets[target.name] {
-          problems.append(
-            ManifestProblem(
-              .duplicateName, at: targetLocation(moduleIndex, index),
-              "duplicate target name '\(target.name)'; first declared at "
-                + "\(targetLocation(firstModule, firstIndex))"))
-        } else {
-          targets[target.name] = (moduleIndex, index)
-        }
-        checkActions(target) { targetLocation(moduleIndex, index) }
-      }
+      checkActions(target) { targetLocation(moduleIndex, index) }
     }
   }
 

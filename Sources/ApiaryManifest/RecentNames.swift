@@ -16,8 +16,11 @@ struct RecentNames: Sendable {
 
   /// The name spelt by the ASCII bytes `utf8`: a kept copy when there is one.
   mutating func name(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
-    for name in names where name.utf8.count == utf8.count && name.utf8.elementsEqual(utf8) {
-      return name
+    for name in names where name.utf8.count == utf8.count {
+      let equal = name.utf8.withContiguousStorageIfAvailable { kept in
+        (0..<kept.count).allSatisfy { kept[$0] == utf8[$0] }
+      }
+      if equal ?? name.utf8.elementsEqual(utf8) { return name }
     }
     let name = String(decoding: utf8, as: UTF8.self)
     if names.count < Self.capacity {

@@ -83,7 +83,9 @@ struct ApplicationLoader {
     _ modules: [ModuleManifest], opening: Bool, _ failure: inout Failure
   ) -> [ModuleManifest] {
     var requests: [PluginRequest] = []
+    var placesAProcess = false
     for module in modules where module.isEnabled {
+      placesAProcess = placesAProcess || module.placement == .process
       guard let plugin = module.plugin else { continue }
       let origin = plugin.source.map(String.init(describing:)) ?? "module '\(module.name)'"
       if let first = requests.first(where: { $0.path == plugin.path }) {
@@ -100,10 +102,7 @@ struct ApplicationLoader {
     }
     guard !requests.isEmpty else {
       // Most applications place nothing in a process: their modules are returned as they are.
-      guard modules.contains(where: { $0.isEnabled && $0.placement == .process }) else {
-        return modules
-      }
-      return modules.map { $0.isEnabled ? placed($0) : $0 }
+      return placesAProcess ? modules.map { $0.isEnabled ? placed($0) : $0 } : modules
     }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
