@@ -114,15 +114,20 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    // From the plan's names and keys, without reading each manifest again.
+    // From the plan's names and keys, without reading each manifest again; built in locals,
+    // so filling them costs no access check on the actor's properties per module.
     self.order = plan.names
-    states.reserveCapacity(order.count)
-    orderKeys.reserveCapacity(order.count)
+    var states: [String: ModuleState] = [:]
+    var orderKeys: [String: (Int, Int)] = [:]
+    states.reserveCapacity(plan.names.count)
+    orderKeys.reserveCapacity(plan.names.count)
     for (name, key) in zip(plan.names, plan.orderKeys) {
       states[name] = .planned
       orderKeys[name] = key
     }
-    events.rank(order)
+    self.states = states
+    self.orderKeys = orderKeys
+    events.rank(plan.names)
   }
 
   /// Every planned or added module with its state, in boot order.

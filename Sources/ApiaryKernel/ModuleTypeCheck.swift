@@ -54,26 +54,10 @@ struct ModuleTypeCheck {
     return problems
   }
 
-  /// The last names looked up, compared before hashing: the loader shares one copy of a name
-  /// between the modules that repeat it, and comparing a string with itself is immediate.
-  private var recent: [(name: String, type: (type: Any.Type, isModule: Bool)?)] = []
-  private var oldest = 0
-
   private mutating func lookup(_ name: String) -> (type: Any.Type, isModule: Bool)? {
-    if let hit = recent.first(where: { $0.name == name }) { return hit.type }
-    let type: (type: Any.Type, isModule: Bool)?
-    if let cached = types[name] {
-      type = cached
-    } else {
-      type = catalog.lookup(name).map { ($0, $0 is any Module.Type) }
-      types[name] = type
-    }
-    if recent.count < 4 {
-      recent.append((name, type))
-    } else {
-      recent[oldest] = (name, type)
-      oldest = (oldest + 1) % 4
-    }
+    if let cached = types[name] { return cached }
+    let type = catalog.lookup(name).map { ($0, $0 is any Module.Type) }
+    types[name] = type
     return type
   }
 

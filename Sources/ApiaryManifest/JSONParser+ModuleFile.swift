@@ -23,19 +23,7 @@ extension JSONParser {
   static func decodeModuleFile(
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits
   ) -> [ModuleManifest]? {
-    var names = RecentNames()
-    return decodeModuleFile(bytes, file: file, limits: limits, names: &names)
-  }
-
-  /// Like ``decodeModuleFile(_:file:limits:)``, sharing type names with the files decoded
-  /// before with the same `names`.
-  static func decodeModuleFile(
-    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
-    names: inout RecentNames
-  ) -> [ModuleManifest]? {
     var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), file: file, limits: limits)
-    swap(&parser.recentNames, &names)
-    defer { swap(&parser.recentNames, &names) }
     return try? parser.moduleFile()
   }
 
@@ -141,7 +129,7 @@ extension JSONParser {
       seen |= 1 << key.rawValue
       switch key {
       case .name: name = try parser.identifier()
-      case .type: type = try parser.typeName()
+      case .type: type = try parser.string()
       case .level: level = try parser.enumValue()
       case .priority:
         guard case .int(let value) = try parser.number() else { throw parser.declined }
@@ -213,9 +201,9 @@ extension JSONParser {
     var rank: Int?
     try object(depth: 4) { (parser, key) throws(ManifestProblem) in
       if Self.equals(key, "protocol"), protocolName == nil {
-        protocolName = try parser.typeName()
+        protocolName = try parser.string()
       } else if Self.equals(key, "implementation"), implementation == nil {
-        implementation = try parser.typeName()
+        implementation = try parser.string()
       } else if Self.equals(key, "name"), name == nil {
         name = try parser.string()
       } else if Self.equals(key, "scope"), scope == nil {
@@ -249,7 +237,7 @@ extension JSONParser {
     try object(depth: 4) { (parser, key: TargetKey) throws(ManifestProblem) in
       switch key {
       case .name: name = try parser.identifier()
-      case .type: type = try parser.typeName()
+      case .type: type = try parser.string()
       case .actions:
         actions = try parser.list(depth: 5, path + ".actions") {
           (parser, path) throws(ManifestProblem) in
@@ -460,23 +448,6 @@ extension JSONParser {
     try counted()
     guard current == UInt8(ascii: "\"") else { throw declined }
     return try parseString()
-  }
-
-  /// A string naming a type: when it is plain ASCII (no escape), the copy ``recentNames``
-  /// keeps of it, if any.
-  private mutating func typeName() throws(ManifestProblem) -> String {
-    try counted()
-    guard current == UInt8(ascii: "\"") else { throw declined }
-    var end = index + 1
-    while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80,
-      bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\")
-    {
-      end += 1
-    }
-    guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return try parseString() }
-    let name = recentNames.name(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
-    index = end + 1
-    return name
   }
 
   /// A name the tree's ``ManifestDecoder/isIdentifier(_:)`` accepts.

@@ -45,8 +45,6 @@ struct JSONParser {
   var lineStart = 0
   /// UTF-8 continuation bytes already passed on the current line, so columns count scalars.
   var continuationBytesOnLine = 0
-  /// Type names shared between the module files of one load (token decoding only).
-  var recentNames = RecentNames()
 
   init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ManifestLimits) {
     self.bytes = bytes

@@ -146,20 +146,10 @@ package struct ManifestLoader: Sendable {
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
     into set: inout ManifestSet
   ) {
-    var names = RecentNames()
-    decodeModules(bytes, file: file, limits: limits, names: &names, into: &set)
-  }
-
-  /// Like ``decodeModules(_:file:limits:into:)``, sharing type names with the files decoded
-  /// before with the same `names` (``RecentNames``).
-  static func decodeModules(
-    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
-    names: inout RecentNames, into set: inout ManifestSet
-  ) {
     // A valid JSON file is decoded from the parser's tokens; any other is parsed into the
     // positioned tree, whose decoding reports every problem.
     if file.hasSuffix(".json"), bytes.count <= limits.fileSize,
-      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits, names: &names)
+      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits)
     {
       set.modules += modules
       return

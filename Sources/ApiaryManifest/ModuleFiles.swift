@@ -30,7 +30,6 @@ struct ModuleFiles: Sendable {
     let listing = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     defer { if listing >= 0 { close(listing) } }
     var buffer: [UInt8] = []
-    var names = RecentNames()
     set.modules.reserveCapacity(set.modules.count + files.count)
     for file in files {
       let at = listing >= 0 ? file.name.map { (listing, $0) } : nil
@@ -44,7 +43,7 @@ struct ModuleFiles: Sendable {
         buffer.withUnsafeBytes { bytes in
           ManifestLoader.decodeModules(
             UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file.path, limits: limits,
-            names: &names, into: &set)
+            into: &set)
         }
       }
     }

@@ -219,24 +219,6 @@ struct ModuleFileTokenTests {
     #expect(loaded.problems.count == tree.problems.count)
   }
 
-  @Test("type names read in a row share one copy, and a name out of the recent ones is new")
-  func recentTypeNamesShareOneCopy() {
-    func storage(_ name: String) -> UnsafePointer<UInt8>? {
-      name.utf8.withContiguousStorageIfAvailable { $0.baseAddress } ?? nil
-    }
-    var names = RecentNames()
-    func name(_ text: String) -> String {
-      var text = text
-      return text.withUTF8 { names.name($0) }
-    }
-    let first = name("ApiaryBench.QuietModule")
-    let again = name("ApiaryBench.QuietModule")
-    #expect(again == first && storage(again) == storage(first))
-    for index in 0..<RecentNames.capacity { _ = name("ApiaryBench.Module\(index)Long") }
-    let later = name("ApiaryBench.QuietModule")
-    #expect(later == first && storage(later) != storage(first))
-  }
-
   @Test("the value limit sends a file to the tree, which reports it")
   func valueLimit() {
     var limits = ManifestLimits.default
