@@ -11,91 +11,50 @@ import ApiarySupport
 package struct BootPlan: Sendable {
   /// Enabled modules in boot order.
   package let modules: [ModuleManifest]
-  /// The names of ``modules`` and their ``orderKey(_:)``s, in the same order: the kernel's
-  /// tables are built from them without reading each manifest again.
-  package let names: [String]
-  package let orderKeys: [(Int, Int)]
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
   package init(modules manifests: [ModuleManifest]) throws(PlanError) {
-    // One pass reads what ordering needs from each manifest; the rest works on positions
-    // (among the enabled modules), so each manifest is touched once more, to be placed.
+    let enabled = manifests.filter(\.isEnabled)
     var index: [String: Int] = [:]
-    index.reserveCapacity(manifests.count)
-    var positions: [Int] = []  // each enabled module's index in `manifests`
-    positions.reserveCapacity(manifests.count)
-    var keys: [Key] = []
-    keys.reserveCapacity(manifests.count)
-    var dependencies: [[String]] = []
-    dependencies.reserveCapacity(manifests.count)
-    for (offset, module) in manifests.enumerated() where module.isEnabled {
-      let position = positions.count
+    index.reserveCapacity(enabled.count)
+    for (position, module) in enabled.enumerated() {
       guard index.updateValue(position, forKey: module.name) == nil else {
         throw .duplicateModule(module.name)
       }
-      positions.append(offset)
-      keys.append(
-        Key(level: module.level == .basic ? 0 : 1, priority: module.priority, position: position))
-      dependencies.append(module.dependencies)
     }
-    let count = positions.count
-    // The dependency edges, then each module's dependents as one slice of `dependents`
-    // (`first[d]..<first[d + 1]`). A repeated dependency counts twice in `waitingOn` and is
-    // counted down twice, so it needs no set.
-    var waitingOn = [Int](repeating: 0, count: count)
-    var edges: [(dependency: Int, dependent: Int)] = []
-    edges.reserveCapacity(count)
-    var first = [Int](repeating: 0, count: count + 1)
-    for position in 0..<count {
-      for dependency in dependencies[position] {
+    var waitingOn = [Int](repeating: 0, count: enabled.count)
+    var dependents = [[Int]](repeating: [], count: enabled.count)
+    for (position, module) in enabled.enumerated() {
+      // A repeated dependency counts twice here and is counted down twice, so it needs no set.
+      for dependency in module.dependencies {
         guard let dependencyPosition = index[dependency] else {
-          throw .unknownDependency(
-            module: manifests[positions[position]].name, dependency: dependency)
+          throw .unknownDependency(module: module.name, dependency: dependency)
         }
         waitingOn[position] += 1
-        first[dependencyPosition + 1] += 1
-        edges.append((dependencyPosition, position))
+        dependents[dependencyPosition].append(position)
       }
-    }
-    for position in 0..<count { first[position + 1] += first[position] }
-    var filled = first
-    var dependents = [Int](repeating: 0, count: edges.count)
-    for (dependency, dependent) in edges {
-      dependents[filled[dependency]] = dependent
-      filled[dependency] += 1
     }
     var ready = Heap<Key>()
-    for position in 0..<count where waitingOn[position] == 0 { ready.push(keys[position]) }
+    func key(_ position: Int) -> Key {
+      let module = enabled[position]
+      return Key(
+        level: module.level == .basic ? 0 : 1, priority: module.priority, position: position)
+    }
+    for position in enabled.indices where waitingOn[position] == 0 { ready.push(key(position)) }
     var ordered: [ModuleManifest] = []
-    ordered.reserveCapacity(count)
-    var names: [String] = []
-    names.reserveCapacity(count)
-    var orderKeys: [(Int, Int)] = []
-    orderKeys.reserveCapacity(count)
+    ordered.reserveCapacity(enabled.count)
     while let next = ready.pop() {
-      let module = manifests[positions[next.position]]
-      ordered.append(module)
-      names.append(module.name)
-      orderKeys.append((next.level, ~next.priority))
-      for dependent in dependents[first[next.position]..<first[next.position + 1]] {
+      ordered.append(enabled[next.position])
+      for dependent in dependents[next.position] {
         waitingOn[dependent] -= 1
-        if waitingOn[dependent] == 0 { ready.push(keys[dependent]) }
+        if waitingOn[dependent] == 0 { ready.push(key(dependent)) }
       }
     }
-    guard ordered.count == count else {
-      let stuck = (0..<count).filter { waitingOn[$0] > 0 }.map { manifests[positions[$0]].name }
+    guard ordered.count == enabled.count else {
+      let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { enabled[$0].name }
       throw .cycle(among: stuck)
     }
     self.modules = ordered
-    self.names = names
-    self.orderKeys = orderKeys
-  }
-
-  /// Basic before normal, then higher priority first: the order among modules whose
-  /// dependencies have started. `~priority` (that is `-priority - 1`) reverses the order
-  /// without overflowing for `Int.min`, which a manifest may hold.
-  package static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
-    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module

@@ -114,20 +114,14 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    // From the plan's names and keys, without reading each manifest again; built in locals,
-    // so filling them costs no access check on the actor's properties per module.
-    self.order = plan.names
-    var states: [String: ModuleState] = [:]
-    var orderKeys: [String: (Int, Int)] = [:]
-    states.reserveCapacity(plan.names.count)
-    orderKeys.reserveCapacity(plan.names.count)
-    for (name, key) in zip(plan.names, plan.orderKeys) {
-      states[name] = .planned
-      orderKeys[name] = key
+    self.order = plan.modules.map(\.name)
+    states.reserveCapacity(order.count)
+    orderKeys.reserveCapacity(order.count)
+    for module in plan.modules {
+      states[module.name] = .planned
+      orderKeys[module.name] = Self.orderKey(module)
     }
-    self.states = states
-    self.orderKeys = orderKeys
-    events.rank(plan.names)
+    events.rank(order)
   }
 
   /// Every planned or added module with its state, in boot order.
@@ -632,7 +626,7 @@ public actor Kernel {
   /// that comes after it by level and priority; event dispatch follows.
   private func place(_ manifest: ModuleManifest) {
     order.removeAll { $0 == manifest.name }
-    let key = BootPlan.orderKey(manifest)
+    let key = Self.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
     let index =
       order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
@@ -640,6 +634,13 @@ public actor Kernel {
     order.insert(manifest.name, at: index)
     orderKeys[manifest.name] = key
     events.rank(order)
+  }
+
+  /// Basic before normal, then higher priority first: ``BootPlan``'s order. `~priority` (that is
+  /// `-priority - 1`) reverses the order without overflowing for `Int.min`, which a manifest may
+  /// hold.
+  private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
+    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// Tears one running module down and removes everything it registered: its services,

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "a0e54e0f9de446fab55183278062d22ba83598a4f6c69fcdc798d0a4c4427678"
+#define APIARY_ABI_HASH "06b384d89883fef1399fd8b8b43aedeb71a5863d5103d296cb1c24cbd7ec5a5f"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -26,19 +26,6 @@ import Testing
     #expect(order == ["c", "e", "b", "d", "a"])
   }
 
-  /// The names and order keys the kernel builds its tables from match the ordered manifests.
-  @Test func namesAndOrderKeysFollowTheOrder() throws {
-    let plan = try BootPlan(modules: [
-      module("a", priority: Int.min), module("b", level: .basic, dependencies: ["a"]),
-      module("c", priority: 7), module("d", enabled: false),
-    ])
-    #expect(plan.names == plan.modules.map(\.name))
-    #expect(plan.names == ["c", "a", "b"])
-    #expect(
-      plan.orderKeys.map { [$0.0, $0.1] }
-        == plan.modules.map(BootPlan.orderKey).map { [$0.0, $0.1] })
-  }
-
   @Test func dependenciesComeFirstEvenAgainstLevelAndPriority() throws {
     let order = try names([
       module("core", level: .basic, priority: 100, dependencies: ["config"]),
