@@ -8,18 +8,28 @@
 /// ```swift
 /// @_cdecl("apiary_plugin_entry")
 /// public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
-///   PluginExports(modules: [NotesModule.self], targets: [NotesTarget.self]).retained()
+///   PluginExports(modules: NotesModule.self, targets: NotesTarget.self).retained()
 /// }
 /// ```
+///
+/// The types are passed one by one (a parameter pack), not as arrays: an array of
+/// `any Module.Type` built in the plugin has its metadata looked up by mangled name in every
+/// newly loaded image, about 6 µs of each plugin load (BENCHMARKS.md, "Plugins").
 public final class PluginExports: Sendable {
   /// The module types, each named in the descriptor with a `module` line.
   package let modules: [any Module.Type]
   /// The target types, each named in the descriptor with a `target` line.
   package let targets: [any Target.Type]
 
-  public init(modules: [any Module.Type] = [], targets: [any Target.Type] = []) {
-    self.modules = modules
-    self.targets = targets
+  public init<each M: Module, each T: Target>(
+    modules: repeat (each M).Type, targets: repeat (each T).Type
+  ) {
+    var moduleTypes: [any Module.Type] = []
+    for type in repeat each modules { moduleTypes.append(type) }
+    var targetTypes: [any Target.Type] = []
+    for type in repeat each targets { targetTypes.append(type) }
+    self.modules = moduleTypes
+    self.targets = targetTypes
   }
 
   /// A +1 reference to return from `apiary_plugin_entry`.
@@ -30,15 +40,5 @@ public final class PluginExports: Sendable {
   /// Takes over the reference `apiary_plugin_entry` returned.
   package static func take(_ pointer: UnsafeMutableRawPointer) -> PluginExports {
     Unmanaged<PluginExports>.fromOpaque(pointer).takeRetainedValue()
-  }
-
-  /// Every exported type with the name the descriptor and manifests use
-  /// (`NotesPlugin.NotesModule`).
-  /// The name is `_typeName(_:qualified:)`, what `String(reflecting:)` prints for a type, without
-  /// its protocol conformance checks: in a fresh process those scan every loaded image and cost
-  /// more than opening the library (BENCHMARKS.md, "Plugins").
-  package var namedTypes: [(name: String, type: Any.Type)] {
-    modules.map { (_typeName($0, qualified: true), $0) }
-      + targets.map { (_typeName($0, qualified: true), $0) }
   }
 }

@@ -175,7 +175,7 @@ struct PluginFactory {
 
     @_cdecl("apiary_plugin_entry")
     public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
-      PluginExports(modules: [LoadedModule.self], targets: [LoadedTarget.self]).retained()
+      PluginExports(modules: LoadedModule.self, targets: LoadedTarget.self).retained()
     }
     """
 

@@ -33,8 +33,8 @@ enum PluginLibrary {
     }
     typealias Entry = @convention(c) () -> UnsafeMutableRawPointer
     let exports = PluginExports.take(unsafeBitCast(symbol, to: Entry.self)())
-    // Each exported type under the declared name it has (as `PluginExports.namedTypes` names
-    // it), found by `QualifiedTypeName` without printing the name; the names compared as sets
+    // Each exported type under the declared name it has (`_typeName(type, qualified: true)`),
+    // found by `QualifiedTypeName` without printing the name; the names compared as sets
     // by search: a handful of names, and a new `Set` or tuple array type costs a metadata
     // instantiation in a fresh process.
     let modules = exports.modules.compactMap { declaredName(of: $0, among: plugin.modules) }

@@ -129,7 +129,7 @@ enum PluginScaffold {
         /// What the host loads from this library: its module and target types.
         @_cdecl("apiary_plugin_entry")
         public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
-          PluginExports(modules: [\(name)Module.self], targets: [\(name)Target.self]).retained()
+          PluginExports(modules: \(name)Module.self, targets: \(name)Target.self).retained()
         }
 
         """

@@ -3,5 +3,5 @@ import Apiary
 /// What the host loads from this library: its module and target types.
 @_cdecl("apiary_plugin_entry")
 public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
-  PluginExports(modules: [FaultModule.self], targets: [FaultTarget.self]).retained()
+  PluginExports(modules: FaultModule.self, targets: FaultTarget.self).retained()
 }

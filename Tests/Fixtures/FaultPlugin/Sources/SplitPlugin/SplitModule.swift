@@ -12,5 +12,5 @@ final class SplitModule: Module {
 
 @_cdecl("apiary_plugin_entry")
 public func apiaryPluginEntry() -> UnsafeMutableRawPointer {
-  PluginExports(modules: [SplitModule.self]).retained()
+  PluginExports(modules: SplitModule.self).retained()
 }
