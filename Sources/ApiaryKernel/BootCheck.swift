@@ -46,28 +46,30 @@ package enum BootCheck {
       location.keyPath += location.keyPath.isEmpty ? String(suffix.dropFirst()) : suffix
       return location
     }
-    for (index, service) in module.services.enumerated() {
-      func at() -> SourceLocation {
-        var at = location(service.source, ".services[\(index)]")
-        at.keyPath += ".implementation"
-        return at
-      }
-      switch memo.link(service) {
+    let services = module.services
+    for index in services.indices {
+      // Only the two names are read unless there is a problem to place.
+      let link = memo.link(
+        protocolName: services[index].protocolName,
+        implementation: services[index].implementation)
+      let message: (ServiceManifest) -> String
+      switch link {
       case .unknown, .unknownProtocol, .linked:
         continue
       case .notInjectable:
-        problems.append(
-          ManifestProblem(
-            .notLinkable, at: at(),
-            "service implementation '\(service.implementation)' is not Injectable; expected a "
-              + "final class conforming to Apiary.Injectable with init(resolver:)"))
+        message = {
+          "service implementation '\($0.implementation)' is not Injectable; expected a "
+            + "final class conforming to Apiary.Injectable with init(resolver:)"
+        }
       case .doesNotConform:
-        problems.append(
-          ManifestProblem(
-            .notLinkable, at: at(),
-            "service implementation \(service.implementation) does not conform to "
-              + "\(service.protocolName)"))
+        message = {
+          "service implementation \($0.implementation) does not conform to \($0.protocolName)"
+        }
       }
+      let service = services[index]
+      var at = location(service.source, ".services[\(index)]")
+      at.keyPath += ".implementation"
+      problems.append(ManifestProblem(.notLinkable, at: at, message(service)))
     }
     for (index, target) in module.targets.enumerated() {
       let typeName =

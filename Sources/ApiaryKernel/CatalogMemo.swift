@@ -54,13 +54,17 @@ struct CatalogMemo {
 
   /// How `service` links, as ``Container/check(_:catalog:)`` and ``BootCheck`` see it.
   mutating func link(_ service: ServiceManifest) -> ServiceLink {
-    let pair = ServicePair(
-      protocolName: service.protocolName, implementation: service.implementation)
+    link(protocolName: service.protocolName, implementation: service.implementation)
+  }
+
+  /// How a service of `protocolName` implemented by `implementation` links.
+  mutating func link(protocolName: String, implementation name: String) -> ServiceLink {
+    let pair = ServicePair(protocolName: protocolName, implementation: name)
     if let known = services[pair] { return known }
     let link: ServiceLink
-    if let type = lookup(service.implementation) {
+    if let type = lookup(name) {
       if let implementation = type as? any Injectable.Type {
-        if let protocolType = lookup(service.protocolName) {
+        if let protocolType = lookup(protocolName) {
           let conforms = Conformance.check(implementation, protocolType)
           link = conforms ? .linked(protocolType) : .doesNotConform
         } else {

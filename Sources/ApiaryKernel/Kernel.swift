@@ -222,22 +222,29 @@ public actor Kernel {
 
   /// Checks every planned module with ``BootCheck`` before any module code runs: problems of
   /// required modules fail the boot together; an optional module with problems fails alone
-  /// when it is set up. In the same pass over the plan, splits it into the modules that start
-  /// at boot and those that stay dormant, and names the `background` ones.
+  /// when it is set up. In the same pass over the plan (last module first, as the plan finds
+  /// which lazy modules stay dormant), splits it into the modules that start at boot and those
+  /// that stay dormant, and names the `background` ones; every list is in plan order.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
     eager: [ModuleManifest], dormant: [ModuleManifest], background: [String]
   ) {
-    var required: [ManifestProblem] = []
+    var required: [[ManifestProblem]] = []
     var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
-    for (manifest, isDormant) in zip(plan.modules, plan.dormantFlags()) {
+    eager.reserveCapacity(plan.modules.count)
+    sleepers.reserveCapacity(plan.modules.count)
+    plan.walkBackwards { _, manifest, isDormant in
       if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
-      guard !problems.isEmpty else { continue }
+      guard !problems.isEmpty else { return }
       linkProblems[manifest.name] = problems
-      if !manifest.isOptional { required += problems }
+      if !manifest.isOptional { required.append(problems) }
     }
-    if !required.isEmpty { throw .invalidManifests(required) }
+    if !required.isEmpty { throw .invalidManifests(required.reversed().flatMap { $0 }) }
+    // Reversed in place: moves, no reference counting, so no module is touched again.
+    eager.reverse()
+    sleepers.reverse()
+    background.reverse()
     return (eager, sleepers, background)
   }
 
@@ -759,13 +766,14 @@ public actor Kernel {
       try fail(manifest, phase: .load, error: error)
       return
     }
-    if !manifest.activationEvents.isEmpty {
+    let activationEvents = manifest.activationEvents
+    if !activationEvents.isEmpty {
       let bus = events
       let handler: EventBus.Handler = { event in
         try await wake(.event(event.name))
         return try await bus.deliver(event, to: name)
       }
-      for event in manifest.activationEvents { pending[event, default: []].append((name, handler)) }
+      for event in activationEvents { pending[event, default: []].append((name, handler)) }
     }
     dormant[name] = Dormant(manifest: manifest, wake: wake)
     states[name] = .dormant
