@@ -75,7 +75,7 @@ package enum BootCheck {
       let typeName =
         target.type.isEmpty
         ? Mediator.conventionalTypeName(target.name, moduleType: module.type) : target.type
-      guard let type = memo.lookup(typeName) else { continue }
+      guard let type = memo.catalog.lookup(typeName) else { continue }
       let at = location(target.source, ".targets[\(index)]")
       guard let targetType = type as? any Target.Type else {
         var typeLocation = at

@@ -716,10 +716,10 @@ public actor Kernel {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
         continue
       }
-      guard let type = memo.moduleType(manifest.type) else {
+      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
         let error = KernelError.unresolvedType(
           module: manifest.name, type: manifest.type,
-          foundButNotModule: memo.lookup(manifest.type) != nil)
+          foundButNotModule: catalog.lookup(manifest.type) != nil)
         try fail(manifest, phase: .load, error: error)
         continue
       }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "bab2d0820cb9b6f1877ccf3adf46c7ab2aeb46d21b4bc5deecd721422f67e1f3"
+#define APIARY_ABI_HASH "3638e71b67ffaeb19d42b4305833da762e487f4c35c834966ca7e8722def1730"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
