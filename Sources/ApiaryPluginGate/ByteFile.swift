@@ -92,12 +92,15 @@ final class ByteFile {
 
   /// `count` bytes at `offset`, a slice of the whole file's buffer when it was read whole (its
   /// indices are the file's offsets then, so use `startIndex`); a range outside the file is a
-  /// malformed-ELF problem naming `what`.
-  func read(offset: Int, count: Int, what: String = "data") throws(PluginProblem) -> ArraySlice<
-    UInt8
-  > {
+  /// malformed-ELF problem naming `what` (made only then: a section's is an interpolation).
+  func read(offset: Int, count: Int, what: @autoclosure () -> String = "data")
+    throws(PluginProblem) -> ArraySlice<UInt8>
+  {
+    if offset >= 0, count >= 0, offset <= headCount, count <= headCount - offset {
+      return head[offset..<offset + count]
+    }
+    let what = what()
     try checkRange(offset: offset, count: count, what: what)
-    if offset + count <= headCount { return head[offset..<offset + count] }
     return try readFresh(offset: offset, count: count, what: what)[...]
   }
 

@@ -203,12 +203,13 @@ struct GateRun {
   private mutating func resolveContracts(of root: Int) -> [Int] {
     var order: [Int] = []
     // Two arrays, not one of tuples: each new array type costs a metadata instantiation in a
-    // fresh process (BENCHMARKS.md, "Plugins").
+    // fresh process (BENCHMARKS.md, "Plugins"). The paths are kept for `queue[1...]` only (the
+    // root inherits none), so a plugin that needs no contract library allocates no array of them.
     var queue = [root]
-    var inheritedPaths: [[SearchPath.Directory]] = [[]]
+    var inheritedPaths: [[SearchPath.Directory]] = []
     var head = 0
     while head < queue.count {
-      let (index, inherited) = (queue[head], inheritedPaths[head])
+      let (index, inherited) = (queue[head], head == 0 ? [] : inheritedPaths[head - 1])
       head += 1
       guard let image = libraries[index].image else { continue }
       var search: SearchPath?  // made only when a name is not loaded yet

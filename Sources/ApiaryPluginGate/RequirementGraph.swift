@@ -7,16 +7,15 @@ struct RequirementGraph {
   let libraries: [Library]
   /// For each library, the libraries its `requires` lines resolve to, and those lines (arrays
   /// of `Int`, not of tuples: each new array type costs a metadata instantiation in a fresh
-  /// process, BENCHMARKS.md "Plugins").
-  private var edges: [[Int]]
-  private var edgeLines: [[Int]]
+  /// process, BENCHMARKS.md "Plugins"). Both empty until the first edge: a run whose plugins
+  /// require no other plugin makes no array of arrays, a type new to the first plugin's process.
+  private var edges: [[Int]] = []
+  private var edgeLines: [[Int]] = []
   /// Libraries that got a problem here (searched, not a `Set`: see `GateRun.loadedNames`).
   private(set) var faulted: [Int] = []
 
   init(_ libraries: [Library]) {
     self.libraries = libraries
-    edges = Array(repeating: [], count: libraries.count)
-    edgeLines = edges
   }
 
   /// Plugin names used by two libraries, and types exported by two libraries.
@@ -73,6 +72,10 @@ struct RequirementGraph {
                   + " RUNPATH finds it")))
           continue
         }
+        if edges.isEmpty {
+          edges = Array(repeating: [], count: libraries.count)
+          edgeLines = edges
+        }
         edges[index].append(provider)
         edgeLines[index].append(requirement.line)
         if !requirement.range.contains(version) {
@@ -95,6 +98,7 @@ struct RequirementGraph {
   /// ``unmetRequirements()``, which builds the edges.
   mutating func cycles() -> [PluginProblem] {
     var problems: [PluginProblem] = []
+    guard !edges.isEmpty else { return problems }
     var state = [UInt8](repeating: 0, count: libraries.count)  // 0 new, 1 on the path, 2 done
     for start in libraries.indices where state[start] == 0 {
       // The path: its nodes, and for each the index of the next edge to follow.
@@ -138,9 +142,10 @@ struct RequirementGraph {
   /// Refuses, transitively, every library that needs a refused contract library or requires a
   /// refused plugin, with one problem each naming the refused one.
   func propagate(refused: inout [Int]) -> [PluginProblem] {
+    guard !refused.isEmpty else { return [] }
     var dependents = [[Int]](repeating: [], count: libraries.count)
     for index in libraries.indices {
-      for target in edges[index] { dependents[target].append(index) }
+      for target in edges.isEmpty ? [] : edges[index] { dependents[target].append(index) }
       for contract in libraries[index].contracts { dependents[contract].append(index) }
     }
     var problems: [PluginProblem] = []

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryPluginGate
 
 #if canImport(Glibc)
   import Glibc
@@ -32,11 +33,17 @@ enum PluginLibrary {
     }
     typealias Entry = @convention(c) () -> UnsafeMutableRawPointer
     let exports = PluginExports.take(unsafeBitCast(symbol, to: Entry.self)())
-    // Names as `PluginExports.namedTypes` makes them, compared as sets by search: a handful of
-    // names, and a new `Set` or tuple array type costs a metadata instantiation in a fresh process.
-    let modules = exports.modules.map { _typeName($0, qualified: true) }
-    let targets = exports.targets.map { _typeName($0, qualified: true) }
-    guard sameNames(modules, plugin.modules), sameNames(targets, plugin.targets) else {
+    // Each exported type under the declared name it has (as `PluginExports.namedTypes` names
+    // it), found by `QualifiedTypeName` without printing the name; the names compared as sets
+    // by search: a handful of names, and a new `Set` or tuple array type costs a metadata
+    // instantiation in a fresh process.
+    let modules = exports.modules.compactMap { declaredName(of: $0, among: plugin.modules) }
+    let targets = exports.targets.compactMap { declaredName(of: $0, among: plugin.targets) }
+    guard modules.count == exports.modules.count, targets.count == exports.targets.count,
+      plugin.modules.allSatisfy(modules.contains), plugin.targets.allSatisfy(targets.contains)
+    else {
+      let modules = exports.modules.map { _typeName($0, qualified: true) }
+      let targets = exports.targets.map { _typeName($0, qualified: true) }
       throw LoadError(
         description: "\(path): apiary_plugin_entry: exports differ from the descriptor; "
           + "expected modules \(plugin.modules.sorted()) and targets \(plugin.targets.sorted()), "
@@ -46,9 +53,9 @@ enum PluginLibrary {
     for (name, type) in zip(targets, exports.targets) { catalog.register(type, as: name) }
   }
 
-  /// Whether `a` and `b` hold the same names, ignoring order and repeats.
-  private static func sameNames(_ a: [String], _ b: [String]) -> Bool {
-    a.allSatisfy(b.contains) && b.allSatisfy(a.contains)
+  /// The name in `declared` that `type` has, if any.
+  private static func declaredName(of type: Any.Type, among declared: [String]) -> String? {
+    declared.first { QualifiedTypeName.matches(type, $0) }
   }
 
   private static func lastError() -> String {
