@@ -128,6 +128,13 @@ final class Registry: @unchecked Sendable {
 
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     lock.lock()
+    if table[binding.key] == nil {  // the key's first binding: nothing to replace or refuse
+      table[binding.key] = binding
+      let changes = observers.isEmpty ? [] : changes(binding.key, before: [])
+      lock.unlock()
+      notify(changes)
+      return
+    }
     var list = candidates(binding.key)
     let before = observers.isEmpty ? [] : Candidate.visible(list).map(\.binding)
     // A lazy module's own binding replaces its placeholder in one step, so no resolve in
@@ -341,8 +348,12 @@ final class Registry: @unchecked Sendable {
   func eagerBindings() -> [AnyBinding] {
     family.lock.lock()
     defer { family.lock.unlock() }
-    return table.keys.flatMap { Candidate.visible(candidates($0)).map(\.binding) }
-      .filter(\.isEager).sorted { $0.order < $1.order }
+    // A key with one binding has it in `table` only; one with several, in `stacked` too.
+    var eager = table.values.filter { $0.isEager && stacked[$0.key] == nil }
+    for list in stacked.values {
+      eager += Candidate.visible(list).lazy.map(\.binding).filter(\.isEager)
+    }
+    return eager.sorted { $0.order < $1.order }
   }
 }
 

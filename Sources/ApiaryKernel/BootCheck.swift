@@ -24,13 +24,21 @@ package enum BootCheck {
   public static func problems(_ modules: [ModuleManifest], catalog: TypeCatalog)
     -> [ManifestProblem]
   {
-    modules.flatMap { problems($0, catalog: catalog) }
+    var memo = CatalogMemo(catalog)
+    return modules.flatMap { problems($0, memo: &memo) }
   }
 
   /// The problems of one module.
   public static func problems(_ module: ModuleManifest, catalog: TypeCatalog)
     -> [ManifestProblem]
   {
+    var memo = CatalogMemo(catalog)
+    return problems(module, memo: &memo)
+  }
+
+  /// The problems of one module, with the catalog's answers kept in `memo` for the next one.
+  static func problems(_ module: ModuleManifest, memo: inout CatalogMemo) -> [ManifestProblem] {
+    guard !module.services.isEmpty || !module.targets.isEmpty else { return [] }
     var problems: [ManifestProblem] = []
     func location(_ source: SourceLocation?, _ suffix: String) -> SourceLocation {
       if let source { return source }
@@ -38,34 +46,36 @@ package enum BootCheck {
       location.keyPath += location.keyPath.isEmpty ? String(suffix.dropFirst()) : suffix
       return location
     }
-    for (index, service) in module.services.enumerated() {
-      guard let type = catalog.lookup(service.implementation) else { continue }
-      func at() -> SourceLocation {
-        var at = location(service.source, ".services[\(index)]")
-        at.keyPath += ".implementation"
-        return at
+    let services = module.services
+    for index in services.indices {
+      // Only the two names are read unless there is a problem to place.
+      let link = memo.link(
+        protocolName: services[index].protocolName,
+        implementation: services[index].implementation)
+      let message: (ServiceManifest) -> String
+      switch link {
+      case .unknown, .unknownProtocol, .linked:
+        continue
+      case .notInjectable:
+        message = {
+          "service implementation '\($0.implementation)' is not Injectable; expected a "
+            + "final class conforming to Apiary.Injectable with init(resolver:)"
+        }
+      case .doesNotConform:
+        message = {
+          "service implementation \($0.implementation) does not conform to \($0.protocolName)"
+        }
       }
-      if !(type is any Injectable.Type) {
-        problems.append(
-          ManifestProblem(
-            .notLinkable, at: at(),
-            "service implementation '\(service.implementation)' is not Injectable; expected a "
-              + "final class conforming to Apiary.Injectable with init(resolver:)"))
-      } else if let protocolType = catalog.lookup(service.protocolName),
-        !Conformance.check(type, protocolType)
-      {
-        problems.append(
-          ManifestProblem(
-            .notLinkable, at: at(),
-            "service implementation \(service.implementation) does not conform to "
-              + "\(service.protocolName)"))
-      }
+      let service = services[index]
+      var at = location(service.source, ".services[\(index)]")
+      at.keyPath += ".implementation"
+      problems.append(ManifestProblem(.notLinkable, at: at, message(service)))
     }
     for (index, target) in module.targets.enumerated() {
       let typeName =
         target.type.isEmpty
         ? Mediator.conventionalTypeName(target.name, moduleType: module.type) : target.type
-      guard let type = catalog.lookup(typeName) else { continue }
+      guard let type = memo.catalog.lookup(typeName) else { continue }
       let at = location(target.source, ".targets[\(index)]")
       guard let targetType = type as? any Target.Type else {
         var typeLocation = at

@@ -71,19 +71,27 @@ package struct BootPlan: Sendable {
   /// ``dormantModules()``): the kernel splits its boot with it, without a lookup by name.
   package func dormantFlags() -> [Bool] {
     var dormant = [Bool](repeating: false, count: modules.count)
-    guard modules.contains(where: \.isLazy) else { return dormant }
+    walkBackwards { position, _, isDormant in dormant[position] = isDormant }
+    return dormant
+  }
+
+  /// Calls `body` with each module of ``modules`` from the last to the first, with its position
+  /// and whether it stays dormant at boot (see ``dormantModules()``): one pass over the plan
+  /// for a caller that also reads each module.
+  package func walkBackwards(_ body: (Int, ModuleManifest, _ isDormant: Bool) -> Void) {
+    let anyLazy = modules.contains(where: \.isLazy)
     var needed = Set<String>()
     // Dependents come after their dependencies, so walking backwards sees every module's
     // dependents before the module itself.
     for position in modules.indices.reversed() {
       let module = modules[position]
-      if module.isLazy, !needed.contains(module.name) {
-        dormant[position] = true
+      if anyLazy, module.isLazy, !needed.contains(module.name) {
+        body(position, module, true)
       } else {
-        needed.formUnion(module.dependencies)
+        if anyLazy { needed.formUnion(module.dependencies) }
+        body(position, module, false)
       }
     }
-    return dormant
   }
 
   private struct Key: Comparable {

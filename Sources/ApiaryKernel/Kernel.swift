@@ -200,12 +200,10 @@ public actor Kernel {
     phase = .booting
     bootedAt = clock.now
     do {
-      try link()
-      var (eager, sleepers): ([ModuleManifest], [ModuleManifest]) = ([], [])
-      for (manifest, isDormant) in zip(plan.modules, plan.dormantFlags()) {
-        if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
-      }
-      try registerDormant(sleepers)
+      // No module code runs before `setUpAll`, so no type is registered meanwhile.
+      var memo = CatalogMemo(catalog)
+      let (eager, sleepers, background) = try link(&memo)
+      try registerDormant(sleepers, memo: &memo)
       try await setUpAll(eager)
       try buildEagerSingletons()
       try checkStop("boot")
@@ -214,7 +212,7 @@ public actor Kernel {
       try await readyAll(woken.isEmpty ? startOrder : startOrder.filter { !woken.contains($0) })
       try checkStop("boot")
       phase = .running
-      startInBackground(plan.modules.compactMap { $0.activation == .background ? $0.name : nil })
+      startInBackground(background)
     } catch {
       await rollBack()
       phase = .stopped
@@ -224,20 +222,34 @@ public actor Kernel {
 
   /// Checks every planned module with ``BootCheck`` before any module code runs: problems of
   /// required modules fail the boot together; an optional module with problems fails alone
-  /// when it is set up.
-  private func link() throws(KernelError) {
-    var required: [ManifestProblem] = []
-    for manifest in plan.modules {
-      let problems = BootCheck.problems(manifest, catalog: catalog)
-      guard !problems.isEmpty else { continue }
+  /// when it is set up. In the same pass over the plan (last module first, as the plan finds
+  /// which lazy modules stay dormant), splits it into the modules that start at boot and those
+  /// that stay dormant, and names the `background` ones; every list is in plan order.
+  private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
+    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String]
+  ) {
+    var required: [[ManifestProblem]] = []
+    var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
+    eager.reserveCapacity(plan.modules.count)
+    sleepers.reserveCapacity(plan.modules.count)
+    plan.walkBackwards { _, manifest, isDormant in
+      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+      if manifest.activation == .background { background.append(manifest.name) }
+      let problems = BootCheck.problems(manifest, memo: &memo)
+      guard !problems.isEmpty else { return }
       linkProblems[manifest.name] = problems
-      if !manifest.isOptional { required += problems }
+      if !manifest.isOptional { required.append(problems) }
     }
-    if !required.isEmpty { throw .invalidManifests(required) }
+    if !required.isEmpty { throw .invalidManifests(required.reversed().flatMap { $0 }) }
+    // Reversed in place: moves, no reference counting, so no module is touched again.
+    eager.reverse()
+    sleepers.reverse()
+    background.reverse()
+    return (eager, sleepers, background)
   }
 
   /// The ``BootCheck`` problems of a module about to be set up or put to sleep: during boot,
-  /// those ``link()`` found; afterwards (a module added at run time), checked now.
+  /// those ``link(_:)`` found; afterwards (a module added at run time), checked now.
   private func takeLinkProblems(_ manifest: ModuleManifest) -> [ManifestProblem] {
     guard phase == .booting else { return BootCheck.problems(manifest, catalog: catalog) }
     return linkProblems.isEmpty ? [] : linkProblems.removeValue(forKey: manifest.name) ?? []
@@ -318,11 +330,13 @@ public actor Kernel {
     }
   }
 
-  private func makeContext(_ manifest: ModuleManifest) -> ModuleContext {
+  /// The context `manifest`'s module runs with. A module `woken` from dormant replaces the
+  /// placeholder of each of its activation events with its own first subscription to it.
+  private func makeContext(_ manifest: ModuleManifest, woken: Bool = false) -> ModuleContext {
     ModuleContext(
       manifest: manifest, application: application,
       container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
-      events: events.owned(by: manifest.name))
+      events: events.owned(by: manifest.name, replacing: woken ? manifest.activationEvents : []))
   }
 
   private func buildEagerSingletons() throws(KernelError) {
@@ -601,7 +615,8 @@ public actor Kernel {
     states[manifest.name] = .planned
     do {
       if manifest.isLazy {
-        try registerDormant([required])
+        var memo = CatalogMemo(catalog)
+        try registerDormant([required], memo: &memo)
         startInBackground([manifest.name])
         return
       }
@@ -686,11 +701,15 @@ public actor Kernel {
   // MARK: Lazy activation
 
   /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each
-  /// declared target with a maker that wakes the module first, and subscribes to each activation
-  /// event, all owned by the module; no module code runs. A module that does not link fails
-  /// here, as it would in `setUp`.
-  private func registerDormant(_ modules: [ModuleManifest]) throws(KernelError) {
+  /// declared target with a maker that wakes the module first, and subscribes a placeholder to
+  /// each activation event (all of them at once, one list an event), all owned by the module;
+  /// no module code runs. A module that does not link fails here, as it would in `setUp`.
+  private func registerDormant(_ modules: [ModuleManifest], memo: inout CatalogMemo)
+    throws(KernelError)
+  {
     dormant.reserveCapacity(dormant.count + modules.count)
+    var placeholders = EventPlaceholders()
+    defer { subscribe(placeholders) }
     for manifest in modules {
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
@@ -704,14 +723,25 @@ public actor Kernel {
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest, hasHooks: type.hasHooks)
+      try sleep(manifest, hasHooks: type.hasHooks, memo: &memo, events: &placeholders)
     }
   }
 
-  /// Registers one lazy module's placeholders and marks it dormant. Its context is made when it
+  /// Activation-event placeholders of modules going to sleep, by event, in boot order.
+  private typealias EventPlaceholders = [String: [(owner: String, handler: EventBus.Handler)]]
+
+  private func subscribe(_ placeholders: EventPlaceholders) {
+    for (event, owners) in placeholders { events.subscribePlaceholders(event, owners: owners) }
+  }
+
+  /// Registers one lazy module's placeholders and marks it dormant; its activation events'
+  /// placeholders go to `pending`, for the caller to subscribe. Its context is made when it
   /// wakes, so a module that never wakes costs its placeholders and nothing else. A module
   /// without hooks (`hasHooks`) can wake on the trigger's own thread.
-  private func sleep(_ manifest: ModuleManifest, hasHooks: Bool) throws(KernelError) {
+  private func sleep(
+    _ manifest: ModuleManifest, hasHooks: Bool, memo: inout CatalogMemo,
+    events pending: inout EventPlaceholders
+  ) throws(KernelError) {
     let name = manifest.name
     let wake = Wake(name, of: self, on: executor, atOnce: !hasHooks)
     do {
@@ -719,7 +749,12 @@ public actor Kernel {
         let owned = container.owned(by: name)
         for service in manifest.services {
           let trigger = ActivationTrigger.service(service.protocolName)
-          try owned.bindPlaceholder(service, catalog: catalog) { try wake.now(trigger) }
+          let placeholder: @Sendable () throws -> Void = { try wake.now(trigger) }
+          if case .linked(let protocolType) = memo.link(service) {
+            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: placeholder)
+          } else {  // fails as binding it would
+            try owned.bindPlaceholder(service, catalog: catalog, wake: placeholder)
+          }
         }
       }
       for target in manifest.targets {
@@ -727,19 +762,29 @@ public actor Kernel {
           [target], owner: name, moduleType: manifest.type,
           maker: WakingTargetMaker(wake: wake, target: target.name))
       }
-      let bus = manifest.activationEvents.isEmpty ? events : events.owned(by: name)
-      for event in manifest.activationEvents {
-        bus.subscribePlaceholder(event) { event in
-          try await wake(.event(event.name))
-          return try await bus.deliver(event)
-        }
-      }
     } catch {
       try fail(manifest, phase: .load, error: error)
       return
     }
+    let activationEvents = manifest.activationEvents
+    if !activationEvents.isEmpty {
+      let bus = events
+      let handler: EventBus.Handler = { event in
+        try await wake(.event(event.name))
+        return try await bus.deliver(event, to: name)
+      }
+      for event in activationEvents { pending[event, default: []].append((name, handler)) }
+    }
     dormant[name] = Dormant(manifest: manifest, wake: wake)
     states[name] = .dormant
+  }
+
+  /// Puts a required module that failed to wake back to sleep, so a later trigger tries again.
+  private func sleepAgain(_ manifest: ModuleManifest, hasHooks: Bool) {
+    var memo = CatalogMemo(catalog)
+    var placeholders = EventPlaceholders()
+    try? sleep(manifest, hasHooks: hasHooks, memo: &memo, events: &placeholders)
+    subscribe(placeholders)
   }
 
   /// Wakes a dormant module now — its dormant dependencies first — as its first trigger would,
@@ -826,7 +871,7 @@ public actor Kernel {
       return failure(.load, error)
     }
     dormant[name] = nil
-    let context = makeContext(manifest)
+    let context = makeContext(manifest, woken: true)
     do {
       try await runWakeHooks(manifest, context: context)
     } catch {
@@ -841,7 +886,7 @@ public actor Kernel {
         states[name] = .stopped
       } else {
         let type = catalog.lookup(manifest.type) as? any Module.Type
-        try? sleep(manifest, hasHooks: type?.hasHooks ?? true)
+        sleepAgain(manifest, hasHooks: type?.hasHooks ?? true)
       }
       return failure(failedIn, error)
     }
@@ -936,7 +981,7 @@ public actor Kernel {
     let began = clock.now
     let manifest = entry.manifest
     dormant[name] = nil
-    let context = makeContext(manifest)
+    let context = makeContext(manifest, woken: true)
     do {
       try wakeWithoutHooks(manifest, type, context: context)
     } catch {
@@ -945,7 +990,7 @@ public actor Kernel {
       if manifest.isOptional {
         states[name] = .failed(phase: Self.phase(of: error), reason: "\(error)")
       } else {
-        try? sleep(manifest, hasHooks: false)
+        sleepAgain(manifest, hasHooks: false)
       }
       return .failure(
         ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))

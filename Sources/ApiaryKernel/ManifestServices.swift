@@ -57,6 +57,15 @@ extension Container {
     try bindPlaceholder(protocolType, service, wake)
   }
 
+  /// ``bindPlaceholder(_:catalog:wake:)`` for a service whose check passed already:
+  /// `protocolType` is its protocol, found by ``CatalogMemo/link(_:)``.
+  func bindPlaceholder(
+    _ service: ServiceManifest, checkedAs protocolType: Any.Type,
+    wake: @escaping @Sendable () throws -> Void
+  ) throws(ContainerError) {
+    try bindPlaceholder(protocolType, service, wake)
+  }
+
   private func bindPlaceholder<T>(
     _: T.Type, _ service: ServiceManifest, _ wake: @escaping @Sendable () throws -> Void
   ) throws(ContainerError) {

@@ -33,8 +33,6 @@ public final class EventBus: Sendable {
     var byEvent: [String: [Subscription]] = [:]
     /// Dispatch position of each owner; owners without one (the host) come last.
     var ranks: [String: Int] = [:]
-    /// Owners with a placeholder subscription, by event.
-    var placeholders: [String: Set<String>] = [:]
     /// Where each event's list ends its dispatch order: subscriptions from there on are in
     /// subscription order, not yet in rank order. A subscription that ranks before the last
     /// one is appended and placed later, in one merge, instead of being inserted in the middle
@@ -70,6 +68,18 @@ public final class EventBus: Sendable {
     mutating func placeAll() {
       for event in Array(unplaced.keys) { place(event) }
     }
+
+    /// Appends `subscription` to `list`, the list of `event`: in its place already when it
+    /// ranks with or after the last one (modules mostly subscribe in boot order), otherwise
+    /// placed with the others before the next dispatch (``place(_:)``).
+    mutating func append(
+      _ subscription: Subscription, to list: inout [Subscription], of event: String
+    ) {
+      if let last = list.last, last.rank > subscription.rank, unplaced[event] == nil {
+        unplaced[event] = list.count
+      }
+      list.append(subscription)
+    }
   }
 
   final class Storage: Sendable {
@@ -80,22 +90,30 @@ public final class EventBus: Sendable {
 
   private let storage: Storage
   private let owner: String?
+  /// The events for which `owner` may have placeholders (it was woken from dormant): its own
+  /// subscription to one of them replaces the placeholder.
+  private let placeholderEvents: [String]
 
   /// Creates a bus; when a profiler is given, every dispatch is timed.
   package convenience init(profiler: Profiler? = nil) {
     self.init(storage: Storage(profiler: profiler), owner: nil)
   }
 
-  private init(storage: Storage, owner: String?) {
+  private init(storage: Storage, owner: String?, placeholderEvents: [String] = []) {
     self.storage = storage
     self.owner = owner
+    self.placeholderEvents = placeholderEvents
   }
 
   /// A view whose subscriptions are owned by `owner`, dispatched at the owner's rank; `rank`,
-  /// when given, sets that rank (otherwise ``rank(_:)`` does).
-  package func owned(by owner: String, rank: Int? = nil) -> EventBus {
+  /// when given, sets that rank (otherwise ``rank(_:)`` does). `replacing` names the events
+  /// whose placeholders (``subscribePlaceholders(_:owners:)``) the owner's first subscription
+  /// through this view replaces: a woken module's activation events.
+  package func owned(by owner: String, rank: Int? = nil, replacing placeholderEvents: [String] = [])
+    -> EventBus
+  {
     if let rank { storage.state.withLock { $0.ranks[owner] = rank } }
-    return EventBus(storage: storage, owner: owner)
+    return EventBus(storage: storage, owner: owner, placeholderEvents: placeholderEvents)
   }
 
   /// Sets the dispatch order of owners (the kernel's boot order, with run-time added modules in
@@ -121,46 +139,45 @@ public final class EventBus: Sendable {
   /// owner is unloaded.
   @discardableResult
   public func subscribe(_ name: String, handler: @escaping Handler) -> EventSubscription {
-    subscribe(name, placeholder: false, handler: handler)
-  }
-
-  /// Subscribes a placeholder for a dormant module: the kernel's handler that wakes the module
-  /// and then ``deliver(_:)``s the event to it. The module's own first subscription to the event
-  /// replaces the placeholder in the same step, so no dispatch sees both or neither.
-  @discardableResult
-  package func subscribePlaceholder(_ name: String, handler: @escaping Handler)
-    -> EventSubscription
-  {
-    subscribe(name, placeholder: true, handler: handler)
-  }
-
-  private func subscribe(_ name: String, placeholder: Bool, handler: @escaping Handler)
-    -> EventSubscription
-  {
     let owner = self.owner ?? "host"
     let id = storage.state.withLock { state in
       let id = state.nextID
       state.nextID += 1
-      if placeholder {
-        state.placeholders[name, default: []].insert(owner)
-      } else if state.placeholders[name]?.remove(owner) != nil {
+      if placeholderEvents.contains(name) {
         state.place(name)
         state.byEvent[name]?.removeAll { $0.owner == owner && $0.isPlaceholder }
       }
       let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
-      var subscription = Subscription(id: id, owner: owner, rank: rank, handler: handler)
-      subscription.isPlaceholder = placeholder
-      // Appended: in its place already when it ranks with or after the last one (modules
-      // mostly subscribe in boot order), otherwise placed with the others before the next
-      // dispatch (``State/place(_:)``). The list is changed in place rather than copied.
-      let count = state.byEvent[name]?.count ?? 0
-      if state.unplaced[name] == nil, let last = state.byEvent[name]?.last, last.rank > rank {
-        state.unplaced[name] = count
-      }
-      state.byEvent[name, default: []].append(subscription)
+      // Taken out and put back, so the list is changed in place rather than copied.
+      var list = state.byEvent.removeValue(forKey: name) ?? []
+      state.append(
+        Subscription(id: id, owner: owner, rank: rank, handler: handler), to: &list, of: name)
+      state.byEvent[name] = list
       return id
     }
     return EventSubscription(bus: storage, event: name, id: id)
+  }
+
+  /// Subscribes placeholders of dormant modules to `name`, in one step: for each owner, the
+  /// kernel's handler that wakes the module and then ``deliver(_:)``s the event to it, at the
+  /// owner's rank. The module's own first subscription to the event, through the view its
+  /// context holds (``owned(by:rank:replacing:)``), replaces its placeholder in the same step,
+  /// so no dispatch sees both or neither.
+  package func subscribePlaceholders(
+    _ name: String, owners: [(owner: String, handler: Handler)]
+  ) {
+    storage.state.withLock { state in
+      var list = state.byEvent.removeValue(forKey: name) ?? []
+      list.reserveCapacity(list.count + owners.count)
+      for (owner, handler) in owners {
+        let subscription = Subscription(
+          id: state.nextID, owner: owner, rank: state.ranks[owner] ?? Int.max, handler: handler,
+          isPlaceholder: true)
+        state.nextID += 1
+        state.append(subscription, to: &list, of: name)
+      }
+      state.byEvent[name] = list
+    }
   }
 
   /// Dispatches an event to its handlers in order and reports the outcome.
@@ -188,11 +205,10 @@ public final class EventBus: Sendable {
     return report
   }
 
-  /// Runs this view's owner's handlers of `event`, in subscription order, and reports whether
-  /// one handled it; the first error a handler throws is rethrown after the others ran. The
-  /// kernel delivers the event that woke a lazy module to the handlers its `setUp` subscribed.
-  package func deliver(_ event: Event) async throws -> EventOutcome {
-    let owner = self.owner ?? "host"
+  /// Runs `owner`'s handlers of `event`, in subscription order, and reports whether one
+  /// handled it; the first error a handler throws is rethrown after the others ran. The kernel
+  /// delivers the event that woke a lazy module to the handlers its `setUp` subscribed.
+  package func deliver(_ event: Event, to owner: String) async throws -> EventOutcome {
     let handlers = storage.state.withLock { state in
       state.place(event.name)
       return (state.byEvent[event.name] ?? []).filter { $0.owner == owner && !$0.isPlaceholder }
@@ -225,10 +241,6 @@ public final class EventBus: Sendable {
       for key in Array(state.byEvent.keys) {
         state.byEvent[key]?.removeAll { owners.contains($0.owner) }
         if state.byEvent[key]?.isEmpty == true { state.byEvent[key] = nil }
-      }
-      for key in Array(state.placeholders.keys) {
-        state.placeholders[key]?.subtract(owners)
-        if state.placeholders[key]?.isEmpty == true { state.placeholders[key] = nil }
       }
     }
   }

@@ -12,25 +12,29 @@
 /// catalog.lookup("NotesPlugin.NotesModule") as? any Module.Type
 /// ```
 public final class TypeCatalog: Sendable {
-  private let explicit = Locked<[String: Any.Type]>([:])
-  /// Types the runtime found, by name: a runtime lookup costs microseconds, and a boot asks for
-  /// the same few module types many times.
-  private let found = Locked<[String: Any.Type]>([:])
+  /// Types by name: registered in code, or found by the runtime and kept there, since a
+  /// runtime lookup costs microseconds and a boot asks for the same few module types many
+  /// times. One table, so a lookup takes one lock and hashes the name once. A registration
+  /// replaces what the runtime found; what the runtime finds never replaces a registration.
+  private let types = Locked<[String: Any.Type]>([:])
 
   public init() {}
 
   /// Registers `type` under `name`, or under its fully qualified Swift name when `name` is nil.
   public func register(_ type: Any.Type, as name: String? = nil) {
     let key = name ?? String(reflecting: type)
-    explicit.withLock { $0[key] = type }
+    types.withLock { $0[key] = type }
   }
 
   /// The type named `name`, or nil when neither code nor the runtime knows it.
   public func lookup(_ name: String) -> Any.Type? {
-    if let type = explicit.withLock({ $0[name] }) ?? found.withLock({ $0[name] }) { return type }
+    if let type = types.withLock({ $0[name] }) { return type }
     guard let type = Self.runtimeLookup(name) else { return nil }
-    found.withLock { $0[name] = type }
-    return type
+    return types.withLock { types in
+      if let registered = types[name] { return registered }  // registered meanwhile: it wins
+      types[name] = type
+      return type
+    }
   }
 
   /// Asks the Swift runtime. Only well-formed ASCII identifier paths are passed on, so hostile

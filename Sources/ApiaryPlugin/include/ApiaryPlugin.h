@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "bf5f9c0e5db0451f5606be13857830f417073ffeec12209db29e889df7093759"
+#define APIARY_ABI_HASH "b150f9373241b16cde08a283ba0a7dc78e6e842f611af706599e2522610b72dd"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -72,6 +72,53 @@ final class PlainClass {}
     #expect(Journal.read(journal).isEmpty)
   }
 
+  @Test func requiredProblemsOfDormantAndEagerModulesFailTheBootTogetherInPlanOrder() async throws {
+    let journal = Journal.new()
+    var lazy = Self.module("lazy", journal: journal, services: Self.unlinkable.services)
+    lazy.activation = .lazy
+    lazy.activationEvents = ["ping"]
+    var eager = Self.module("eager", journal: journal, services: Self.unlinkable.services)
+    eager.source = SourceLocation(file: "n.json", keyPath: "modules[0]")
+    let kernel = try Kernel(
+      application: Fixture.application, modules: [lazy, eager], catalog: Self.catalog)
+    await #expect {
+      try await kernel.boot()
+    } throws: { error in
+      guard case .invalidManifests(let problems)? = (error as? KernelError)?.details else {
+        return false
+      }
+      return problems.map { String($0.description.prefix(6)) } == ["m.json", "n.json"]
+    }
+    #expect(await kernel.state(of: "lazy") == .planned, "not put to sleep")
+    #expect(kernel.events.subscriptions.isEmpty)
+    #expect(Journal.read(journal).isEmpty)
+  }
+
+  @Test func aDormantModuleWhoseTypeIsMissingFailsInLoad() async throws {
+    let journal = Journal.new()
+    var ghost = Self.module("ghost", journal: journal)
+    (ghost.type, ghost.activation, ghost.activationEvents) = ("Nowhere.Ghost", .lazy, ["ping"])
+    var optional = ghost
+    (optional.name, optional.isOptional) = ("optional", true)
+    let tolerant = try Kernel(
+      application: Fixture.application, modules: [optional], catalog: Self.catalog)
+    try await tolerant.boot()
+    guard case .failed(.load, let reason)? = await tolerant.state(of: "optional") else {
+      Issue.record("expected failed in load")
+      return
+    }
+    #expect(reason.contains("Nowhere.Ghost"))
+    #expect(tolerant.events.subscriptions.isEmpty)
+    await tolerant.shutdown()
+    let strict = try Kernel(
+      application: Fixture.application, modules: [ghost], catalog: Self.catalog)
+    await #expect {
+      try await strict.boot()
+    } throws: { error in
+      (error as? KernelError)?.code == .unresolvedType && "\(error)".contains("Nowhere.Ghost")
+    }
+  }
+
   @Test func optionalModuleThatCannotBeLinkedFailsAlone() async throws {
     let journal = Journal.new()
     let kernel = try Kernel(

@@ -103,6 +103,44 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func aWokenModuleHandlesItsActivationEventInItsPlaceInDispatchOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("first", journal: journal, config: ["handles": "ping"]),
+      LazyFixture.module(
+        "lazy", journal: journal, events: ["ping", "pong"], config: ["handles": "ping"]),
+      LazyFixture.module("sleeper", journal: journal, events: ["ping"]),
+      Fixture.module("last", journal: journal, config: ["handles": "ping"]),
+    ])
+    kernel.events.subscribe("ping") { _ in .handled }  // the host's, before boot: last
+    try await kernel.boot()
+    let before = kernel.events.subscriptions.map { "\($0.event): \($0.owners)" }
+    #expect(before == [#"ping: ["first", "lazy", "sleeper", "last", "host"]"#, #"pong: ["lazy"]"#])
+    let report = await kernel.events.post("ping")
+    #expect(report.handledBy == ["first", "lazy", "last", "host"])
+    #expect(report.ignoredBy == ["sleeper"], "woken, it subscribed to nothing")
+    #expect(await kernel.state(of: "sleeper") == .running)
+    let after = kernel.events.subscriptions.map { "\($0.event): \($0.owners)" }
+    #expect(after == before, "each woken module's own subscription took its placeholder's place")
+    #expect(await kernel.events.post("ping").handledBy == ["first", "lazy", "last", "host"])
+    #expect(await kernel.events.post("pong").ignoredBy == ["lazy"], "its placeholder stays")
+    await kernel.shutdown()
+  }
+
+  @Test func removingADormantModuleWithdrawsItsEventPlaceholders() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal, config: ["handles": "ping"]),
+      LazyFixture.module("lazy", journal: journal, events: ["ping", "pong"]),
+    ])
+    try await kernel.boot()
+    try await kernel.remove("lazy")
+    #expect(kernel.events.subscriptions.map(\.event) == ["ping"])
+    #expect(await kernel.events.post("ping").handledBy == ["base"])
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+  }
+
   @Test func aBackgroundModuleStartsAfterReady() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([

@@ -156,6 +156,15 @@ struct ManifestValidatorTests {
     #expect(catalog.lookup("ApiaryTests.NoSuchThing") == nil)
   }
 
+  @Test func aRegistrationWinsOverWhatTheRuntimeFound() {
+    let catalog = TypeCatalog()
+    #expect(catalog.lookup("ApiaryTests.NotAModuleClass") == NotAModuleClass.self)
+    catalog.register(ValidNotesModule.self, as: "ApiaryTests.NotAModuleClass")
+    #expect(catalog.lookup("ApiaryTests.NotAModuleClass") == ValidNotesModule.self)
+    catalog.register(NotAModuleClass.self, as: "ApiaryTests.ValidNotesModule")
+    #expect(catalog.lookup("ApiaryTests.ValidNotesModule") == NotAModuleClass.self)
+  }
+
   @Test func servicesAndTargetsResolveAndAreUnique() {
     var first = module("first")
     first.services = [

@@ -1,0 +1,66 @@
+import ApiaryContainer
+import ApiaryManifest
+import ApiarySupport
+
+/// How manifest services link, found once for a boot step in which no module code runs (so no
+/// type is registered meanwhile): ``BootCheck`` checks every service before any module is set
+/// up, and putting a lazy module to sleep binds a placeholder for the same service afterwards,
+/// so the second asks the first's answer instead of looking both names up and checking the
+/// conformance again.
+///
+/// ```swift
+/// var memo = CatalogMemo(catalog)
+/// memo.link(service)  // .linked(NoteStore's type), or why not
+/// ```
+struct CatalogMemo {
+  let catalog: TypeCatalog
+  private var services: [ServicePair: ServiceLink] = [:]
+
+  init(_ catalog: TypeCatalog) { self.catalog = catalog }
+
+  /// How a manifest service's implementation links to its protocol.
+  enum ServiceLink {
+    /// The implementation is not found: the validator reports it.
+    case unknown
+    case notInjectable
+    /// The protocol is not found; nothing to check it against.
+    case unknownProtocol
+    case doesNotConform
+    /// Both are found, the implementation is ``Injectable`` and conforms: binding it cannot
+    /// fail a check. Holds the protocol type.
+    case linked(Any.Type)
+  }
+
+  private struct ServicePair: Hashable {
+    let protocolName: String
+    let implementation: String
+  }
+
+  /// How `service` links, as ``Container/check(_:catalog:)`` and ``BootCheck`` see it.
+  mutating func link(_ service: ServiceManifest) -> ServiceLink {
+    link(protocolName: service.protocolName, implementation: service.implementation)
+  }
+
+  /// How a service of `protocolName` implemented by `implementation` links.
+  mutating func link(protocolName: String, implementation name: String) -> ServiceLink {
+    let pair = ServicePair(protocolName: protocolName, implementation: name)
+    if let known = services[pair] { return known }
+    let link: ServiceLink
+    if let type = catalog.lookup(name) {
+      if let implementation = type as? any Injectable.Type {
+        if let protocolType = catalog.lookup(protocolName) {
+          let conforms = Conformance.check(implementation, protocolType)
+          link = conforms ? .linked(protocolType) : .doesNotConform
+        } else {
+          link = .unknownProtocol
+        }
+      } else {
+        link = .notInjectable
+      }
+    } else {
+      link = .unknown
+    }
+    services[pair] = link
+    return link
+  }
+}
