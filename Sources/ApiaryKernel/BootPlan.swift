@@ -64,21 +64,15 @@ package struct BootPlan: Sendable {
   /// plan.dormantModules()  // ["search"]
   /// ```
   package func dormantModules() -> Set<String> {
-    Set(zip(modules, dormantFlags()).lazy.filter(\.1).map(\.0.name))
-  }
-
-  /// For each module of ``modules``, in order, whether it stays dormant at boot (see
-  /// ``dormantModules()``): the kernel splits its boot with it, without a lookup by name.
-  package func dormantFlags() -> [Bool] {
-    var dormant = [Bool](repeating: false, count: modules.count)
-    walkBackwards { position, _, isDormant in dormant[position] = isDormant }
+    var dormant = Set<String>()
+    walkBackwards { module, isDormant in if isDormant { dormant.insert(module.name) } }
     return dormant
   }
 
-  /// Calls `body` with each module of ``modules`` from the last to the first, with its position
-  /// and whether it stays dormant at boot (see ``dormantModules()``): one pass over the plan
+  /// Calls `body` with each module of ``modules`` from the last to the first, and whether it
+  /// stays dormant at boot (see ``dormantModules()``): one pass over the plan
   /// for a caller that also reads each module.
-  package func walkBackwards(_ body: (Int, ModuleManifest, _ isDormant: Bool) -> Void) {
+  package func walkBackwards(_ body: (ModuleManifest, _ isDormant: Bool) -> Void) {
     let anyLazy = modules.contains(where: \.isLazy)
     var needed = Set<String>()
     // Dependents come after their dependencies, so walking backwards sees every module's
@@ -86,10 +80,10 @@ package struct BootPlan: Sendable {
     for position in modules.indices.reversed() {
       let module = modules[position]
       if anyLazy, module.isLazy, !needed.contains(module.name) {
-        body(position, module, true)
+        body(module, true)
       } else {
         if anyLazy { needed.formUnion(module.dependencies) }
-        body(position, module, false)
+        body(module, false)
       }
     }
   }

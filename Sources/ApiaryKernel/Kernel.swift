@@ -232,7 +232,7 @@ public actor Kernel {
     var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
-    plan.walkBackwards { _, manifest, isDormant in
+    plan.walkBackwards { manifest, isDormant in
       if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
