@@ -1,11 +1,15 @@
 import ApiarySupport
 
+/// Checks the Swift type names one module uses, called for each enabled module in order; one
+/// check serves one validation, so it may remember what it has looked up.
+package typealias TypeCheck = (ModuleManifest) -> [ManifestProblem]
+
 /// Checks a whole application's modules against each other: duplicate names, unknown, disabled
 /// and self dependencies, dependency cycles, duplicate targets, actions, parameters and
 /// services, and parameter defaults. Linear in the size of the manifests.
 ///
-/// Type names are checked by `checkTypes`, which the kernel supplies: this layer knows names,
-/// not Swift types.
+/// Type names are checked by `checkTypes` (a ``TypeCheck``), which the kernel supplies: this
+/// layer knows names, not Swift types.
 ///
 /// Disabled modules are checked for duplicate names only: they are never loaded, so their types
 /// need not be linked and their dependencies do not matter.
@@ -13,8 +17,7 @@ package struct ManifestValidator {
   private var problems: [ManifestProblem] = []
 
   static func validate(
-    application: ApplicationManifest?, modules: [ModuleManifest],
-    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+    application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
   ) -> [ManifestProblem] {
     var validator = ManifestValidator()
     validator.check(modules, checkTypes)
@@ -42,18 +45,14 @@ package struct ManifestValidator {
     source ?? location(module, suffix())
   }
 
-  private mutating func check(
-    _ modules: [ModuleManifest], _ checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
-  ) {
+  private mutating func check(_ modules: [ModuleManifest], _ checkTypes: TypeCheck?) {
     var firstByName: [String: Int] = [:]
     firstByName.reserveCapacity(modules.count)
     var isFirst = [Bool](repeating: false, count: modules.count)
     // Each module's flag, read once here rather than from its manifest at every dependency.
     var isEnabled = [Bool](repeating: false, count: modules.count)
-    var allEnabled = true
     for (index, module) in modules.enumerated() {
       isEnabled[index] = module.isEnabled
-      allEnabled = allEnabled && isEnabled[index]
       if let first = firstByName[module.name] {
         problems.append(
           ManifestProblem(
@@ -66,8 +65,6 @@ package struct ManifestValidator {
       }
     }
     var suggestionsLeft = 100
-    var typeProblems =
-      (checkTypes?(allEnabled ? modules : modules.filter(\.isEnabled)) ?? []).makeIterator()
     // The dependency graph of enabled modules, by index, for the cycle check; a repeated name
     // has no edges (it is reported as a duplicate).
     var edges: [(from: Int, to: Int)] = []
@@ -105,7 +102,7 @@ package struct ManifestValidator {
               "module '\(name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      problems += typeProblems.next() ?? []
+      if let checkTypes { problems += checkTypes(module) }
       checkActivation(module)
       later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
     }
