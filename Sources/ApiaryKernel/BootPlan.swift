@@ -56,20 +56,29 @@ package struct BootPlan: Sendable {
     let dependents = Adjacency(count: enabled.count, edges: edges)
     var ready = Heap<Key>()
     for position in enabled.indices where waitingOn[position] == 0 { ready.push(keys[position]) }
-    var ordered: [ModuleManifest] = []
-    ordered.reserveCapacity(enabled.count)
+    // Each module's place in the boot order; the manifests are then copied into their places
+    // in manifest order, which reads them in the order they were decoded into memory. Every
+    // module is popped once, so without a cycle every place is filled.
+    var place = [Int](repeating: 0, count: enabled.count)
+    var placed = 0
     while let next = ready.pop() {
-      ordered.append(manifests[enabled[next.position]])
+      place[next.position] = placed
+      placed += 1
       for dependent in dependents[next.position] {
         waitingOn[dependent] -= 1
         if waitingOn[dependent] == 0 { ready.push(keys[dependent]) }
       }
     }
-    guard ordered.count == enabled.count else {
+    guard placed == enabled.count else {
       let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { manifests[enabled[$0]].name }
       throw .cycle(among: stuck)
     }
-    self.modules = ordered
+    self.modules = [ModuleManifest](unsafeUninitializedCapacity: placed) { buffer, count in
+      for (at, position) in enabled.enumerated() {
+        buffer.initializeElement(at: place[at], to: manifests[position])
+      }
+      count = placed
+    }
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module

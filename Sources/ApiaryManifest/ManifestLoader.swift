@@ -38,7 +38,7 @@ package struct ManifestLoader: Sendable {
   }
 
   package init(makeTypeCheck: @escaping @Sendable () -> TypeCheck) {
-    // Wrapped by hand: Swift 6.3 loses `@Sendable` when it wraps this closure itself.
+    // Wrapped by hand: Swift 6.3 rejects the implicit wrap as sending a non-Sendable closure.
     self.makeTypeCheck = .some(makeTypeCheck)
   }
 

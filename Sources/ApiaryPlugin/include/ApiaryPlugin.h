@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "680bddb86810cbfce5696ed9d52881a66c664b30dfb0631b038831e6226a05f3"
+#define APIARY_ABI_HASH "c9efdeb3442a16021f0aec14b7b0ca4b75cc873c9a4ca0bef20d7be6117a8349"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
