@@ -45,7 +45,7 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
-  private var states: [String: ModuleState] = [:]
+  private var states = ModuleTable()
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
   /// Every planned or added module in boot order, which is also event dispatch order.
@@ -60,8 +60,6 @@ public actor Kernel {
   private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is set up.
   private var linkProblems: [String: [ManifestProblem]] = [:]
-  /// Lazy modules waiting for their first trigger.
-  private var dormant: [String: Dormant] = [:]
   /// Wake-ups in progress, shared by concurrent first triggers, and how many triggers joined
   /// each one after the first.
   private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
@@ -74,12 +72,6 @@ public actor Kernel {
   private var backgroundStart: Task<Void, Never>?
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
-
-  /// A lazy module before its first trigger: its manifest and the switch its placeholders pull.
-  private struct Dormant: Sendable {
-    let manifest: ModuleManifest
-    let wake: Wake
-  }
 
   /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
   private final class Loaded: Sendable {
@@ -674,7 +666,7 @@ public actor Kernel {
     guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
     if state == .running { await tearDownAll([name]) }
     unregister(name)
-    dormant[name] = nil  // a dormant module is removed with its placeholders, never woken
+    states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped
   }
 
@@ -702,21 +694,20 @@ public actor Kernel {
 
   /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each
   /// declared target with a maker that wakes the module first, and subscribes a placeholder to
-  /// each activation event (all of them at once, one list an event), all owned by the module;
+  /// each activation event (all of them at once, in boot order), all owned by the module;
   /// no module code runs. A module that does not link fails here, as it would in `setUp`.
   private func registerDormant(_ modules: [ModuleManifest], memo: inout CatalogMemo)
     throws(KernelError)
   {
-    dormant.reserveCapacity(dormant.count + modules.count)
     var placeholders = EventPlaceholders()
-    defer { subscribe(placeholders) }
+    defer { events.subscribePlaceholders(placeholders) }
     for manifest in modules {
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
         continue
       }
-      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+      guard let type = memo.module(manifest.type) else {
         let error = KernelError.unresolvedType(
           module: manifest.name, type: manifest.type,
           foundButNotModule: catalog.lookup(manifest.type) != nil)
@@ -727,12 +718,11 @@ public actor Kernel {
     }
   }
 
-  /// Activation-event placeholders of modules going to sleep, by event, in boot order.
-  private typealias EventPlaceholders = [String: [(owner: String, handler: EventBus.Handler)]]
-
-  private func subscribe(_ placeholders: EventPlaceholders) {
-    for (event, owners) in placeholders { events.subscribePlaceholders(event, owners: owners) }
-  }
+  /// Activation-event placeholders of modules going to sleep, in boot order: each module's
+  /// ``Wake``, once for each of its activation events.
+  private typealias EventPlaceholders = [(
+    event: String, owner: String, placeholder: any EventPlaceholder
+  )]
 
   /// Registers one lazy module's placeholders and marks it dormant; its activation events'
   /// placeholders go to `pending`, for the caller to subscribe. Its context is made when it
@@ -743,17 +733,15 @@ public actor Kernel {
     events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(name, of: self, on: executor, atOnce: !hasHooks)
+    let wake = Wake(manifest, of: self, on: executor, atOnce: !hasHooks)
     do {
       if !manifest.services.isEmpty {
         let owned = container.owned(by: name)
         for service in manifest.services {
-          let trigger = ActivationTrigger.service(service.protocolName)
-          let placeholder: @Sendable () throws -> Void = { try wake.now(trigger) }
           if case .linked(let protocolType) = memo.link(service) {
-            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: placeholder)
+            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
-            try owned.bindPlaceholder(service, catalog: catalog, wake: placeholder)
+            try owned.bindPlaceholder(service, catalog: catalog, wake: wake)
           }
         }
       }
@@ -766,17 +754,8 @@ public actor Kernel {
       try fail(manifest, phase: .load, error: error)
       return
     }
-    let activationEvents = manifest.activationEvents
-    if !activationEvents.isEmpty {
-      let bus = events
-      let handler: EventBus.Handler = { event in
-        try await wake(.event(event.name))
-        return try await bus.deliver(event, to: name)
-      }
-      for event in activationEvents { pending[event, default: []].append((name, handler)) }
-    }
-    dormant[name] = Dormant(manifest: manifest, wake: wake)
-    states[name] = .dormant
+    for event in manifest.activationEvents { pending.append((event, name, wake)) }
+    states.sleep(name, wake)
   }
 
   /// Puts a required module that failed to wake back to sleep, so a later trigger tries again.
@@ -784,7 +763,7 @@ public actor Kernel {
     var memo = CatalogMemo(catalog)
     var placeholders = EventPlaceholders()
     try? sleep(manifest, hasHooks: hasHooks, memo: &memo, events: &placeholders)
-    subscribe(placeholders)
+    events.subscribePlaceholders(placeholders)
   }
 
   /// Wakes a dormant module now — its dormant dependencies first — as its first trigger would,
@@ -815,7 +794,7 @@ public actor Kernel {
       try await inProgress.value.get()
       return
     }
-    guard dormant[name] != nil else {
+    guard states[wake: name] != nil else {
       if states[name] == .running { return }
       throw ActivationError(
         module: name, phase: .load, trigger: trigger,
@@ -858,19 +837,19 @@ public actor Kernel {
     guard phase == .running || (nested && phase == .booting), !stopping else {
       return failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
     }
-    guard let entry = dormant[name] else {  // woken, failed or removed while this waited
+    guard let wake = states[wake: name] else {  // woken, failed or removed while this waited
       return states[name] == .running
         ? .success(())
         : failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
     }
     let began = clock.now
-    let manifest = entry.manifest
+    let manifest = wake.manifest
     do {
       try await wakeDependencies(of: manifest)
     } catch {
       return failure(.load, error)
     }
-    dormant[name] = nil
+    states[wake: name] = nil
     let context = makeContext(manifest, woken: true)
     do {
       try await runWakeHooks(manifest, context: context)
@@ -891,7 +870,7 @@ public actor Kernel {
       return failure(failedIn, error)
     }
     woken.insert(name)
-    entry.wake.markAwake(context)
+    wake.markAwake(context)
     report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
     return .success(())
   }
@@ -974,13 +953,13 @@ public actor Kernel {
   private func wakeIfIdle(_ name: String, trigger: ActivationTrigger) -> Result<
     Void, ActivationError
   >? {
-    guard !busy, phase == .running, !stopping, waking[name] == nil, let entry = dormant[name],
-      entry.manifest.dependencies.allSatisfy({ states[$0] == .running }),
-      let type = catalog.lookup(entry.manifest.type) as? any Module.Type, !type.hasHooks
+    guard !busy, phase == .running, !stopping, waking[name] == nil, let wake = states[wake: name],
+      wake.manifest.dependencies.allSatisfy({ states[$0] == .running }),
+      let type = catalog.lookup(wake.manifest.type) as? any Module.Type, !type.hasHooks
     else { return nil }
     let began = clock.now
-    let manifest = entry.manifest
-    dormant[name] = nil
+    let manifest = wake.manifest
+    states[wake: name] = nil
     let context = makeContext(manifest, woken: true)
     do {
       try wakeWithoutHooks(manifest, type, context: context)
@@ -996,14 +975,14 @@ public actor Kernel {
         ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))
     }
     woken.insert(name)
-    entry.wake.markAwake(context)
+    wake.markAwake(context)
     report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
     return .success(())
   }
 
   /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.
   private func wakeDependencies(of manifest: ModuleManifest) async throws(KernelError) {
-    for dependency in manifest.dependencies where dormant[dependency] != nil {
+    for dependency in manifest.dependencies where states[wake: dependency] != nil {
       do {
         try await activate(dependency, trigger: .dependency(of: manifest.name), nested: true)
       } catch {
@@ -1024,7 +1003,7 @@ public actor Kernel {
   /// Wakes the `background` modules among `names`, one at a time, each as its own change, in
   /// a task of background priority: after `ready`, after everything else.
   private func startInBackground(_ names: [String]) {
-    let names = names.filter { dormant[$0]?.manifest.activation == .background }
+    let names = names.filter { states[wake: $0]?.manifest.activation == .background }
     guard !names.isEmpty else { return }
     let previous = backgroundStart
     backgroundStart = Task(executorPreference: hookExecutor, priority: .background) {

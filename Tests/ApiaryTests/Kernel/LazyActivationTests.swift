@@ -127,6 +127,23 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func placeholdersOfEventsInAnyOrderAreSubscribedInBootOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("one", journal: journal, events: ["a", "b"]),
+      LazyFixture.module("two", journal: journal, events: ["b"]),
+      LazyFixture.module("three", journal: journal, events: ["b", "a", "c"]),
+    ])
+    try await kernel.boot()
+    let subscriptions = kernel.events.subscriptions.map { "\($0.event): \($0.owners)" }
+    #expect(
+      subscriptions == [
+        #"a: ["one", "three"]"#, #"b: ["one", "two", "three"]"#, #"c: ["three"]"#,
+      ])
+    #expect(await kernel.events.post("b").ignoredBy == ["one", "two", "three"])
+    await kernel.shutdown()
+  }
+
   @Test func removingADormantModuleWithdrawsItsEventPlaceholders() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
