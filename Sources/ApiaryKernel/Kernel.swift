@@ -701,7 +701,10 @@ public actor Kernel {
   {
     var placeholders = EventPlaceholders()
     defer { events.subscribePlaceholders(placeholders) }
+    // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
+    var rank = order.startIndex
     for manifest in modules {
+      rank = Self.place(of: manifest.name, in: order, from: rank)
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
@@ -714,22 +717,28 @@ public actor Kernel {
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest, hasHooks: type.hasHooks, memo: &memo, events: &placeholders)
+      try sleep(manifest, hasHooks: type.hasHooks, rank: rank, memo: &memo, events: &placeholders)
     }
+  }
+
+  /// Where `name` is in `order` (its event dispatch rank, see ``EventBus/rank(_:)``), looked
+  /// for from `start` on, then from the beginning.
+  private static func place(of name: String, in order: [String], from start: Int) -> Int {
+    order[start...].firstIndex(of: name) ?? order.firstIndex(of: name) ?? order.endIndex
   }
 
   /// Activation-event placeholders of modules going to sleep, in boot order: each module's
   /// ``Wake``, once for each of its activation events.
   private typealias EventPlaceholders = [(
-    event: String, owner: String, placeholder: any EventPlaceholder
+    event: String, owner: String, rank: Int, placeholder: any EventPlaceholder
   )]
 
   /// Registers one lazy module's placeholders and marks it dormant; its activation events'
-  /// placeholders go to `pending`, for the caller to subscribe. Its context is made when it
-  /// wakes, so a module that never wakes costs its placeholders and nothing else. A module
-  /// without hooks (`hasHooks`) can wake on the trigger's own thread.
+  /// placeholders go to `pending`, at its dispatch `rank`, for the caller to subscribe. Its
+  /// context is made when it wakes, so a module that never wakes costs its placeholders and
+  /// nothing else. A module without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(
-    _ manifest: ModuleManifest, hasHooks: Bool, memo: inout CatalogMemo,
+    _ manifest: ModuleManifest, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
     events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
@@ -754,7 +763,7 @@ public actor Kernel {
       try fail(manifest, phase: .load, error: error)
       return
     }
-    for event in manifest.activationEvents { pending.append((event, name, wake)) }
+    for event in manifest.activationEvents { pending.append((event, name, rank, wake)) }
     states.sleep(name, wake)
   }
 
@@ -762,7 +771,8 @@ public actor Kernel {
   private func sleepAgain(_ manifest: ModuleManifest, hasHooks: Bool) {
     var memo = CatalogMemo(catalog)
     var placeholders = EventPlaceholders()
-    try? sleep(manifest, hasHooks: hasHooks, memo: &memo, events: &placeholders)
+    let rank = Self.place(of: manifest.name, in: order, from: 0)
+    try? sleep(manifest, hasHooks: hasHooks, rank: rank, memo: &memo, events: &placeholders)
     events.subscribePlaceholders(placeholders)
   }
 

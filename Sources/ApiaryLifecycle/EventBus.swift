@@ -176,25 +176,24 @@ public final class EventBus: Sendable {
     return EventSubscription(bus: storage, event: name, id: id)
   }
 
-  /// Subscribes placeholders of dormant modules, in one step, each to its event at its owner's
-  /// rank, in the order given; a run of entries for one event finds its list once. The
-  /// module's own first subscription to the event, through the view its context holds
-  /// (``owned(by:rank:replacing:)``), replaces its placeholder in the same step, so no dispatch
-  /// sees both or neither.
+  /// Subscribes placeholders of dormant modules, in one step, each to its event at `rank` (its
+  /// owner's place in the order ``rank(_:)`` set, which the caller knows), in the order given;
+  /// a run of entries for one event finds its list once. The module's own first subscription
+  /// to the event, through the view its context holds (``owned(by:rank:replacing:)``),
+  /// replaces its placeholder in the same step, so no dispatch sees both or neither.
   package func subscribePlaceholders(
-    _ placeholders: [(event: String, owner: String, placeholder: any EventPlaceholder)]
+    _ placeholders: [(event: String, owner: String, rank: Int, placeholder: any EventPlaceholder)]
   ) {
     guard let first = placeholders.first?.event else { return }
     storage.state.withLock { state in
       var (name, list) = (first, state.byEvent.removeValue(forKey: first) ?? [])
-      for (event, owner, placeholder) in placeholders {
+      for (event, owner, rank, placeholder) in placeholders {
         if event != name {
           state.byEvent[name] = list
           (name, list) = (event, state.byEvent.removeValue(forKey: event) ?? [])
         }
         let subscription = Subscription(
-          id: state.nextID, owner: owner, rank: state.ranks[owner] ?? Int.max,
-          callee: .placeholder(placeholder))
+          id: state.nextID, owner: owner, rank: rank, callee: .placeholder(placeholder))
         state.nextID += 1
         state.append(subscription, to: &list, of: name)
       }

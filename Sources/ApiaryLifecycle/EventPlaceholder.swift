@@ -2,7 +2,7 @@
 /// itself: one object a module, shared by its events, instead of a closure for each.
 ///
 /// ```swift
-/// bus.subscribePlaceholders([(event: "note.saved", owner: "search", placeholder: wake)])
+/// bus.subscribePlaceholders([(event: "saved", owner: "search", rank: 3, placeholder: wake)])
 /// ```
 package protocol EventPlaceholder: AnyObject, Sendable {
   /// Wakes the module, then delivers `event` to the handlers it subscribed on `bus`.
