@@ -194,7 +194,8 @@ public actor Kernel {
     do {
       // No module code runs before `setUpAll`, so no type is registered meanwhile.
       var memo = CatalogMemo(catalog)
-      let (eager, sleepers, background) = try link(&memo)
+      let (eager, sleepers, background, services) = try link(&memo)
+      container.reserveCapacity(services)
       try registerDormant(sleepers, memo: &memo)
       try await setUpAll(eager)
       try buildEagerSingletons()
@@ -216,16 +217,23 @@ public actor Kernel {
   /// required modules fail the boot together; an optional module with problems fails alone
   /// when it is set up. In the same pass over the plan (last module first, as the plan finds
   /// which lazy modules stay dormant), splits it into the modules that start at boot and those
-  /// that stay dormant, and names the `background` ones; every list is in plan order.
+  /// that stay dormant, and names the `background` ones; every list is in plan order. Counts
+  /// the services of the dormant ones too: the placeholders about to be bound.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
-    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String]
+    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String], services: Int
   ) {
     var required: [[ManifestProblem]] = []
     var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
+    var services = 0
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
     plan.walkBackwards { manifest, isDormant in
-      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+      if isDormant {
+        sleepers.append(manifest)
+        services += manifest.services.count
+      } else {
+        eager.append(manifest)
+      }
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
       guard !problems.isEmpty else { return }
@@ -237,7 +245,7 @@ public actor Kernel {
     eager.reverse()
     sleepers.reverse()
     background.reverse()
-    return (eager, sleepers, background)
+    return (eager, sleepers, background, services)
   }
 
   /// The ``BootCheck`` problems of a module about to be set up or put to sleep: during boot,
