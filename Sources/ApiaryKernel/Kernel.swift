@@ -708,6 +708,7 @@ public actor Kernel {
     throws(KernelError)
   {
     var placeholders = EventPlaceholders()
+    placeholders.reserveCapacity(modules.count)  // a module mostly wakes on one event, if any
     defer { events.subscribePlaceholders(placeholders) }
     // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
     var rank = order.startIndex
@@ -752,9 +753,10 @@ public actor Kernel {
     let name = manifest.name
     let wake = Wake(manifest, of: self, on: executor, atOnce: !hasHooks)
     do {
-      if !manifest.services.isEmpty {
+      let services = manifest.services
+      if !services.isEmpty {
         let owned = container.owned(by: name)
-        for service in manifest.services {
+        for service in services {
           if case .linked(let protocolType) = memo.link(service) {
             try owned.bindPlaceholder(service, checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would

@@ -5,9 +5,10 @@ import Dispatch
 import Synchronization
 
 /// The switch a dormant (lazy) module's placeholders pull on first use: the placeholders of its
-/// declared services, its targets' maker and its activation events' placeholder (itself). Once the module
-/// runs, pulling it costs one atomic load. It holds its kernel weakly and no closures, so
-/// putting a module to sleep allocates this one object and no lock.
+/// declared services, its targets' maker and, as the placeholder of its activation events,
+/// itself. Once the module runs, pulling it costs one atomic load. It holds its manifest, its
+/// kernel weakly and no closures, so putting a module to sleep allocates this one object and
+/// no lock.
 ///
 /// A trigger from inside a module hook (`HookLane.isRunning`) wakes the module without waiting
 /// for the kernel's change in progress, which is waiting for that very hook.

@@ -316,6 +316,23 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func anAddedLazyModulesEventPlaceholderTakesItsPlaceInDispatchOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("high", journal: journal, priority: 10, config: ["handles": "ping"]),
+      Fixture.module("low", journal: journal, config: ["handles": "ping"]),
+    ])
+    try await kernel.boot()
+    var added = LazyFixture.module(
+      "middle", journal: journal, events: ["ping"], config: ["handles": "ping"])
+    added.priority = 5
+    try await kernel.add(added)
+    #expect(kernel.events.subscriptions.first?.owners == ["high", "middle", "low"])
+    #expect(await kernel.events.post("ping").handledBy == ["high", "middle", "low"])
+    #expect(await kernel.state(of: "middle") == .running)
+    await kernel.shutdown()
+  }
+
   @Test func removingADormantModuleRemovesItsPlaceholdersAndNeverWakesIt() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
