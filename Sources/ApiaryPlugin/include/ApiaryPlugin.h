@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "5a493f75f89711745761418295135c2fdc89398c9ee1035fc310d27e34ba9bc4"
+#define APIARY_ABI_HASH "e510be57ec4d174f9622e6c1bba03330c41a8662b4d70ffb6cd7237221a6450f"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
