@@ -225,6 +225,12 @@ public final class Container: Resolving {
 
   // MARK: Boot and unload
 
+  /// Makes room for `count` more keys, so binding many at once (a boot's placeholders) does
+  /// not grow the table step by step, rehashing every key each time.
+  package func reserveCapacity(_ count: Int) {
+    registry.reserveCapacity(count)
+  }
+
   /// Builds every eager singleton not yet built, in registration order; a singleton's
   /// dependencies are built first by resolving them.
   package func buildEagerSingletons() throws(ContainerError) {

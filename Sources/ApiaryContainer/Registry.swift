@@ -126,6 +126,13 @@ final class Registry: @unchecked Sendable {
     table[key] = Candidate.winner(of: list)
   }
 
+  /// Makes room in `table` for `count` more keys.
+  func reserveCapacity(_ count: Int) {
+    lock.lock()
+    table.reserveCapacity(table.count + count)
+    lock.unlock()
+  }
+
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     lock.lock()
     if table[binding.key] == nil {  // the key's first binding: nothing to replace or refuse

@@ -6,7 +6,7 @@ import ApiarySupport
 /// type is registered meanwhile): ``BootCheck`` checks every service before any module is set
 /// up, and putting a lazy module to sleep binds a placeholder for the same service afterwards,
 /// so the second asks the first's answer instead of looking both names up and checking the
-/// conformance again.
+/// conformance again. Module types are kept too: thousands of lazy modules share a few.
 ///
 /// ```swift
 /// var memo = CatalogMemo(catalog)
@@ -15,6 +15,7 @@ import ApiarySupport
 struct CatalogMemo {
   let catalog: TypeCatalog
   private var services: [ServicePair: ServiceLink] = [:]
+  private var modules: [String: (any Module.Type)?] = [:]
 
   init(_ catalog: TypeCatalog) { self.catalog = catalog }
 
@@ -34,6 +35,15 @@ struct CatalogMemo {
   private struct ServicePair: Hashable {
     let protocolName: String
     let implementation: String
+  }
+
+  /// The module type named `name`, or nil when the catalog has none or it is not a ``Module``:
+  /// modules mostly share a few types, so each is looked up and checked once.
+  mutating func module(_ name: String) -> (any Module.Type)? {
+    if let known = modules[name] { return known }
+    let type = catalog.lookup(name) as? any Module.Type
+    modules[name] = .some(type)
+    return type
   }
 
   /// How `service` links, as ``Container/check(_:catalog:)`` and ``BootCheck`` see it.

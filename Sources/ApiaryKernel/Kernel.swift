@@ -45,7 +45,7 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
-  private var states: [String: ModuleState] = [:]
+  private var states = ModuleTable()
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
   /// Every planned or added module in boot order, which is also event dispatch order.
@@ -60,8 +60,6 @@ public actor Kernel {
   private var queueWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   /// ``BootCheck`` problems found at the start of `boot`, consumed as each module is set up.
   private var linkProblems: [String: [ManifestProblem]] = [:]
-  /// Lazy modules waiting for their first trigger.
-  private var dormant: [String: Dormant] = [:]
   /// Wake-ups in progress, shared by concurrent first triggers, and how many triggers joined
   /// each one after the first.
   private var waking: [String: Task<Result<Void, ActivationError>, Never>] = [:]
@@ -74,12 +72,6 @@ public actor Kernel {
   private var backgroundStart: Task<Void, Never>?
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
-
-  /// A lazy module before its first trigger: its manifest and the switch its placeholders pull.
-  private struct Dormant: Sendable {
-    let manifest: ModuleManifest
-    let wake: Wake
-  }
 
   /// A class, so the lists and closures of a boot share one copy instead of copying manifests.
   private final class Loaded: Sendable {
@@ -202,7 +194,8 @@ public actor Kernel {
     do {
       // No module code runs before `setUpAll`, so no type is registered meanwhile.
       var memo = CatalogMemo(catalog)
-      let (eager, sleepers, background) = try link(&memo)
+      let (eager, sleepers, background, services) = try link(&memo)
+      container.reserveCapacity(services)
       try registerDormant(sleepers, memo: &memo)
       try await setUpAll(eager)
       try buildEagerSingletons()
@@ -224,16 +217,23 @@ public actor Kernel {
   /// required modules fail the boot together; an optional module with problems fails alone
   /// when it is set up. In the same pass over the plan (last module first, as the plan finds
   /// which lazy modules stay dormant), splits it into the modules that start at boot and those
-  /// that stay dormant, and names the `background` ones; every list is in plan order.
+  /// that stay dormant, and names the `background` ones; every list is in plan order. Counts
+  /// the services of the dormant ones too: the placeholders about to be bound.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
-    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String]
+    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String], services: Int
   ) {
     var required: [[ManifestProblem]] = []
     var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
+    var services = 0
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
     plan.walkBackwards { manifest, isDormant in
-      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+      if isDormant {
+        sleepers.append(manifest)
+        services += manifest.services.count
+      } else {
+        eager.append(manifest)
+      }
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
       guard !problems.isEmpty else { return }
@@ -245,7 +245,7 @@ public actor Kernel {
     eager.reverse()
     sleepers.reverse()
     background.reverse()
-    return (eager, sleepers, background)
+    return (eager, sleepers, background, services)
   }
 
   /// The ``BootCheck`` problems of a module about to be set up or put to sleep: during boot,
@@ -674,7 +674,7 @@ public actor Kernel {
     guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
     if state == .running { await tearDownAll([name]) }
     unregister(name)
-    dormant[name] = nil  // a dormant module is removed with its placeholders, never woken
+    states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped
   }
 
@@ -702,58 +702,65 @@ public actor Kernel {
 
   /// Puts lazy modules to sleep: binds a placeholder for each declared service, adds each
   /// declared target with a maker that wakes the module first, and subscribes a placeholder to
-  /// each activation event (all of them at once, one list an event), all owned by the module;
+  /// each activation event (all of them at once, in boot order), all owned by the module;
   /// no module code runs. A module that does not link fails here, as it would in `setUp`.
   private func registerDormant(_ modules: [ModuleManifest], memo: inout CatalogMemo)
     throws(KernelError)
   {
-    dormant.reserveCapacity(dormant.count + modules.count)
     var placeholders = EventPlaceholders()
-    defer { subscribe(placeholders) }
+    placeholders.reserveCapacity(modules.count)  // a module mostly wakes on one event, if any
+    defer { events.subscribePlaceholders(placeholders) }
+    // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
+    var rank = order.startIndex
     for manifest in modules {
+      rank = Self.place(of: manifest.name, in: order, from: rank)
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
         try fail(manifest, phase: .load, error: KernelError.invalidManifests(problems))
         continue
       }
-      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+      guard let type = memo.module(manifest.type) else {
         let error = KernelError.unresolvedType(
           module: manifest.name, type: manifest.type,
           foundButNotModule: catalog.lookup(manifest.type) != nil)
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest, hasHooks: type.hasHooks, memo: &memo, events: &placeholders)
+      try sleep(manifest, hasHooks: type.hasHooks, rank: rank, memo: &memo, events: &placeholders)
     }
   }
 
-  /// Activation-event placeholders of modules going to sleep, by event, in boot order.
-  private typealias EventPlaceholders = [String: [(owner: String, handler: EventBus.Handler)]]
-
-  private func subscribe(_ placeholders: EventPlaceholders) {
-    for (event, owners) in placeholders { events.subscribePlaceholders(event, owners: owners) }
+  /// Where `name` is in `order` (its event dispatch rank, see ``EventBus/rank(_:)``), looked
+  /// for from `start` on, then from the beginning.
+  private static func place(of name: String, in order: [String], from start: Int) -> Int {
+    order[start...].firstIndex(of: name) ?? order.firstIndex(of: name) ?? order.endIndex
   }
 
+  /// Activation-event placeholders of modules going to sleep, in boot order: each module's
+  /// ``Wake``, once for each of its activation events.
+  private typealias EventPlaceholders = [(
+    event: String, owner: String, rank: Int, placeholder: any EventPlaceholder
+  )]
+
   /// Registers one lazy module's placeholders and marks it dormant; its activation events'
-  /// placeholders go to `pending`, for the caller to subscribe. Its context is made when it
-  /// wakes, so a module that never wakes costs its placeholders and nothing else. A module
-  /// without hooks (`hasHooks`) can wake on the trigger's own thread.
+  /// placeholders go to `pending`, at its dispatch `rank`, for the caller to subscribe. Its
+  /// context is made when it wakes, so a module that never wakes costs its placeholders and
+  /// nothing else. A module without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(
-    _ manifest: ModuleManifest, hasHooks: Bool, memo: inout CatalogMemo,
+    _ manifest: ModuleManifest, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
     events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(name, of: self, on: executor, atOnce: !hasHooks)
+    let wake = Wake(manifest, of: self, on: executor, atOnce: !hasHooks)
     do {
-      if !manifest.services.isEmpty {
+      let services = manifest.services
+      if !services.isEmpty {
         let owned = container.owned(by: name)
-        for service in manifest.services {
-          let trigger = ActivationTrigger.service(service.protocolName)
-          let placeholder: @Sendable () throws -> Void = { try wake.now(trigger) }
+        for service in services {
           if case .linked(let protocolType) = memo.link(service) {
-            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: placeholder)
+            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
-            try owned.bindPlaceholder(service, catalog: catalog, wake: placeholder)
+            try owned.bindPlaceholder(service, catalog: catalog, wake: wake)
           }
         }
       }
@@ -766,25 +773,17 @@ public actor Kernel {
       try fail(manifest, phase: .load, error: error)
       return
     }
-    let activationEvents = manifest.activationEvents
-    if !activationEvents.isEmpty {
-      let bus = events
-      let handler: EventBus.Handler = { event in
-        try await wake(.event(event.name))
-        return try await bus.deliver(event, to: name)
-      }
-      for event in activationEvents { pending[event, default: []].append((name, handler)) }
-    }
-    dormant[name] = Dormant(manifest: manifest, wake: wake)
-    states[name] = .dormant
+    for event in manifest.activationEvents { pending.append((event, name, rank, wake)) }
+    states.sleep(name, wake)
   }
 
   /// Puts a required module that failed to wake back to sleep, so a later trigger tries again.
   private func sleepAgain(_ manifest: ModuleManifest, hasHooks: Bool) {
     var memo = CatalogMemo(catalog)
     var placeholders = EventPlaceholders()
-    try? sleep(manifest, hasHooks: hasHooks, memo: &memo, events: &placeholders)
-    subscribe(placeholders)
+    let rank = Self.place(of: manifest.name, in: order, from: 0)
+    try? sleep(manifest, hasHooks: hasHooks, rank: rank, memo: &memo, events: &placeholders)
+    events.subscribePlaceholders(placeholders)
   }
 
   /// Wakes a dormant module now — its dormant dependencies first — as its first trigger would,
@@ -815,7 +814,7 @@ public actor Kernel {
       try await inProgress.value.get()
       return
     }
-    guard dormant[name] != nil else {
+    guard states[wake: name] != nil else {
       if states[name] == .running { return }
       throw ActivationError(
         module: name, phase: .load, trigger: trigger,
@@ -858,19 +857,19 @@ public actor Kernel {
     guard phase == .running || (nested && phase == .booting), !stopping else {
       return failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
     }
-    guard let entry = dormant[name] else {  // woken, failed or removed while this waited
+    guard let wake = states[wake: name] else {  // woken, failed or removed while this waited
       return states[name] == .running
         ? .success(())
         : failure(.load, KernelError.wrongState(operation: "wake '\(name)'", state: stateName))
     }
     let began = clock.now
-    let manifest = entry.manifest
+    let manifest = wake.manifest
     do {
       try await wakeDependencies(of: manifest)
     } catch {
       return failure(.load, error)
     }
-    dormant[name] = nil
+    states[wake: name] = nil
     let context = makeContext(manifest, woken: true)
     do {
       try await runWakeHooks(manifest, context: context)
@@ -891,7 +890,7 @@ public actor Kernel {
       return failure(failedIn, error)
     }
     woken.insert(name)
-    entry.wake.markAwake(context)
+    wake.markAwake(context)
     report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
     return .success(())
   }
@@ -974,13 +973,13 @@ public actor Kernel {
   private func wakeIfIdle(_ name: String, trigger: ActivationTrigger) -> Result<
     Void, ActivationError
   >? {
-    guard !busy, phase == .running, !stopping, waking[name] == nil, let entry = dormant[name],
-      entry.manifest.dependencies.allSatisfy({ states[$0] == .running }),
-      let type = catalog.lookup(entry.manifest.type) as? any Module.Type, !type.hasHooks
+    guard !busy, phase == .running, !stopping, waking[name] == nil, let wake = states[wake: name],
+      wake.manifest.dependencies.allSatisfy({ states[$0] == .running }),
+      let type = catalog.lookup(wake.manifest.type) as? any Module.Type, !type.hasHooks
     else { return nil }
     let began = clock.now
-    let manifest = entry.manifest
-    dormant[name] = nil
+    let manifest = wake.manifest
+    states[wake: name] = nil
     let context = makeContext(manifest, woken: true)
     do {
       try wakeWithoutHooks(manifest, type, context: context)
@@ -996,14 +995,14 @@ public actor Kernel {
         ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))
     }
     woken.insert(name)
-    entry.wake.markAwake(context)
+    wake.markAwake(context)
     report(name, .activate, .succeeded, clock.now - began, trigger: trigger)
     return .success(())
   }
 
   /// Wakes the dormant dependencies of `manifest`, in its order, inside the change in progress.
   private func wakeDependencies(of manifest: ModuleManifest) async throws(KernelError) {
-    for dependency in manifest.dependencies where dormant[dependency] != nil {
+    for dependency in manifest.dependencies where states[wake: dependency] != nil {
       do {
         try await activate(dependency, trigger: .dependency(of: manifest.name), nested: true)
       } catch {
@@ -1024,7 +1023,7 @@ public actor Kernel {
   /// Wakes the `background` modules among `names`, one at a time, each as its own change, in
   /// a task of background priority: after `ready`, after everything else.
   private func startInBackground(_ names: [String]) {
-    let names = names.filter { dormant[$0]?.manifest.activation == .background }
+    let names = names.filter { states[wake: $0]?.manifest.activation == .background }
     guard !names.isEmpty else { return }
     let previous = backgroundStart
     backgroundStart = Task(executorPreference: hookExecutor, priority: .background) {

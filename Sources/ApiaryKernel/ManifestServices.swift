@@ -45,37 +45,36 @@ extension Container {
     return (protocolType, implementation)
   }
 
-  /// Binds a placeholder for a lazy module's manifest `services` entry: its first resolve calls
+  /// Binds a placeholder for a lazy module's manifest `services` entry: its first resolve pulls
   /// `wake` (which returns once the module runs, its own binding of the key in place of the
   /// placeholder) and then resolves the key again. A placeholder is transient, so a resolve
   /// holds no construction lock while it waits.
-  package func bindPlaceholder(
-    _ service: ServiceManifest, catalog: TypeCatalog,
-    wake: @escaping @Sendable () throws -> Void
-  ) throws(ContainerError) {
+  func bindPlaceholder(_ service: ServiceManifest, catalog: TypeCatalog, wake: Wake)
+    throws(ContainerError)
+  {
     let (protocolType, _) = try check(service, catalog: catalog)
-    try bindPlaceholder(protocolType, service, wake)
+    try bindPlaceholder(service, checkedAs: protocolType, wake: wake)
   }
 
   /// ``bindPlaceholder(_:catalog:wake:)`` for a service whose check passed already:
   /// `protocolType` is its protocol, found by ``CatalogMemo/link(_:)``.
-  func bindPlaceholder(
-    _ service: ServiceManifest, checkedAs protocolType: Any.Type,
-    wake: @escaping @Sendable () throws -> Void
-  ) throws(ContainerError) {
+  func bindPlaceholder(_ service: ServiceManifest, checkedAs protocolType: Any.Type, wake: Wake)
+    throws(ContainerError)
+  {
     try bindPlaceholder(protocolType, service, wake)
   }
 
-  private func bindPlaceholder<T>(
-    _: T.Type, _ service: ServiceManifest, _ wake: @escaping @Sendable () throws -> Void
-  ) throws(ContainerError) {
-    let name = service.name
+  private func bindPlaceholder<T>(_: T.Type, _ service: ServiceManifest, _ wake: Wake)
+    throws(ContainerError)
+  {
+    let (name, trigger) = (service.name, ActivationTrigger.service(service.protocolName))
+    // One closure, holding the wake and the trigger: nothing else is made per placeholder.
     _ = try add(
       ServiceKey(T.self, name: name), scope: .transient, eager: false,
       kind: .placeholder(implementation: service.implementation), override: false,
       rank: service.rank, source: service.source
     ) { (r: Resolver, _: Void) throws -> T in
-      try wake()
+      try wake.now(trigger)
       return try r.resolve(T.self, name: name)
     }
   }

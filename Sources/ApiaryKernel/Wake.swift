@@ -1,31 +1,37 @@
+import ApiaryLifecycle
+import ApiaryManifest
 import ApiarySupport
 import Dispatch
 import Synchronization
 
 /// The switch a dormant (lazy) module's placeholders pull on first use: the placeholders of its
-/// declared services, its targets' maker and its activation events' handlers. Once the module
-/// runs, pulling it costs one atomic load. It holds its kernel weakly and no closures, so
-/// putting a module to sleep allocates this one object and no lock.
+/// declared services, its targets' maker and, as the placeholder of its activation events,
+/// itself. Once the module runs, pulling it costs one atomic load. It holds its manifest, its
+/// kernel weakly and no closures, so putting a module to sleep allocates this one object and
+/// no lock.
 ///
 /// A trigger from inside a module hook (`HookLane.isRunning`) wakes the module without waiting
 /// for the kernel's change in progress, which is waiting for that very hook.
 ///
 /// ```swift
-/// let wake = Wake("search", of: kernel, on: executor, atOnce: false)
+/// let wake = Wake(manifest, of: kernel, on: executor, atOnce: false)
 /// try wake.now(.target("search"))  // blocks until 'search' runs
 /// ```
 final class Wake: Sendable {
   /// The module's context, set once when it runs; its targets are made with it.
   private let woken = AtomicLazyReference<ModuleContext>()
   private weak let kernel: Kernel?
+  /// The dormant module's manifest, which the kernel wakes it with.
+  let manifest: ModuleManifest
   private let name: String
   /// Whether the kernel may wake the module on the calling thread (a module without hooks),
   /// when it can do so without a hand-off.
   private let atOnce: Bool
   private let executor: KernelExecutor
 
-  init(_ name: String, of kernel: Kernel, on executor: KernelExecutor, atOnce: Bool) {
-    self.name = name
+  init(_ manifest: ModuleManifest, of kernel: Kernel, on executor: KernelExecutor, atOnce: Bool) {
+    self.manifest = manifest
+    self.name = manifest.name
     self.kernel = kernel
     self.executor = executor
     self.atOnce = atOnce
@@ -79,5 +85,14 @@ final class Wake: Sendable {
         cause: KernelError.wrongState(operation: "wake module '\(name)'", state: "released"))
     }
     try await kernel.activate(name, trigger: trigger, nested: nested)
+  }
+}
+
+extension Wake: EventPlaceholder {
+  /// Wakes the module on its activation event, then delivers the event to the handlers its
+  /// `setUp` subscribed.
+  func handle(_ event: Event, on bus: EventBus) async throws -> EventOutcome {
+    try await self(.event(event.name))
+    return try await bus.deliver(event, to: name)
   }
 }

@@ -23,9 +23,26 @@ public final class EventBus: Sendable {
     let id: Int
     let owner: String
     var rank: Int
-    let handler: Handler
-    /// Stands in for a dormant module's handlers until it subscribes to the event itself.
-    var isPlaceholder = false
+    let callee: Callee
+
+    /// Whether it stands in for a dormant module's handlers until it subscribes itself.
+    var isPlaceholder: Bool {
+      if case .placeholder = callee { true } else { false }
+    }
+
+    /// Calls its handler, or its placeholder with `bus`.
+    func call(_ event: Event, on bus: EventBus) async throws -> EventOutcome {
+      switch callee {
+      case .handler(let handler): try await handler(event)
+      case .placeholder(let placeholder): try await placeholder.handle(event, on: bus)
+      }
+    }
+  }
+
+  /// What a subscription calls: a handler, or a dormant module's placeholder.
+  enum Callee: Sendable {
+    case handler(Handler)
+    case placeholder(any EventPlaceholder)
   }
 
   struct State {
@@ -151,28 +168,32 @@ public final class EventBus: Sendable {
       // Taken out and put back, so the list is changed in place rather than copied.
       var list = state.byEvent.removeValue(forKey: name) ?? []
       state.append(
-        Subscription(id: id, owner: owner, rank: rank, handler: handler), to: &list, of: name)
+        Subscription(id: id, owner: owner, rank: rank, callee: .handler(handler)), to: &list,
+        of: name)
       state.byEvent[name] = list
       return id
     }
     return EventSubscription(bus: storage, event: name, id: id)
   }
 
-  /// Subscribes placeholders of dormant modules to `name`, in one step: for each owner, the
-  /// kernel's handler that wakes the module and then ``deliver(_:)``s the event to it, at the
-  /// owner's rank. The module's own first subscription to the event, through the view its
-  /// context holds (``owned(by:rank:replacing:)``), replaces its placeholder in the same step,
-  /// so no dispatch sees both or neither.
+  /// Subscribes placeholders of dormant modules, in one step, each to its event at `rank` (its
+  /// owner's place in the order ``rank(_:)`` set, which the caller knows), in the order given;
+  /// a run of entries for one event finds its list once. The module's own first subscription
+  /// to the event, through the view its context holds (``owned(by:rank:replacing:)``),
+  /// replaces its placeholder in the same step, so no dispatch sees both or neither.
   package func subscribePlaceholders(
-    _ name: String, owners: [(owner: String, handler: Handler)]
+    _ placeholders: [(event: String, owner: String, rank: Int, placeholder: any EventPlaceholder)]
   ) {
+    guard let first = placeholders.first?.event else { return }
     storage.state.withLock { state in
-      var list = state.byEvent.removeValue(forKey: name) ?? []
-      list.reserveCapacity(list.count + owners.count)
-      for (owner, handler) in owners {
+      var (name, list) = (first, state.byEvent.removeValue(forKey: first) ?? [])
+      for (event, owner, rank, placeholder) in placeholders {
+        if event != name {
+          state.byEvent[name] = list
+          (name, list) = (event, state.byEvent.removeValue(forKey: event) ?? [])
+        }
         let subscription = Subscription(
-          id: state.nextID, owner: owner, rank: state.ranks[owner] ?? Int.max, handler: handler,
-          isPlaceholder: true)
+          id: state.nextID, owner: owner, rank: rank, callee: .placeholder(placeholder))
         state.nextID += 1
         state.append(subscription, to: &list, of: name)
       }
@@ -193,7 +214,7 @@ public final class EventBus: Sendable {
     var report = DispatchReport(event: name)
     for subscription in handlers {
       do {
-        switch try await subscription.handler(event) {
+        switch try await subscription.call(event, on: self) {
         case .handled: report.handledBy.append(subscription.owner)
         case .ignored: report.ignoredBy.append(subscription.owner)
         }
@@ -217,7 +238,7 @@ public final class EventBus: Sendable {
     var firstError: (any Error)?
     for subscription in handlers {
       do {
-        if try await subscription.handler(event) == .handled { outcome = .handled }
+        if try await subscription.call(event, on: self) == .handled { outcome = .handled }
       } catch {
         firstError = firstError ?? error
       }

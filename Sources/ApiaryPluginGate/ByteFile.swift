@@ -37,10 +37,8 @@ final class ByteFile {
 
   /// Opens `path` and reads its first `head` bytes, or all of it when it is small and `head` is
   /// not 0 (0 for none: `SHA256` reads in chunks).
-  init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
-    self.path = path
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+  convenience init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
+    let descriptor = Self.openForReading(path)
     guard descriptor >= 0 else {
       let code = errno
       throw PluginProblem(
@@ -50,13 +48,36 @@ final class ByteFile {
           ? "build the plugin first ('swift build' in its package), or fix the library path"
           : nil)
     }
+    try self.init(path: path, descriptor: descriptor, head: headSize)
+  }
+
+  /// The file at `path` with its first ``headSize`` bytes read, or `nil` when it cannot be
+  /// opened or read, as the dynamic loader skips such a file when it searches for a library.
+  /// Most paths a search tries do not exist, and no problem is made for them.
+  static func ifReadable(_ path: String) -> ByteFile? {
+    let descriptor = openForReading(path)
+    guard descriptor >= 0 else { return nil }
+    return try? ByteFile(path: path, descriptor: descriptor, head: headSize)
+  }
+
+  /// O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+  private static func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+  }
+
+  /// Reads the open file `descriptor` (named `path`), which it then owns: closed when it is
+  /// released, or at once when this throws.
+  private init(path: String, descriptor: Int32, head headSize: Int) throws(PluginProblem) {
+    self.path = path
     self.descriptor = descriptor
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       let code = errno
+      close(descriptor)
       throw PluginProblem(.unreadable, file: path, message: "cannot stat: \(Self.describe(code))")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
       let kind = status.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
       throw PluginProblem(
         .unreadable, file: path, expected: "a shared library file", found: kind)

@@ -176,12 +176,16 @@ public struct ELFImage: Sendable {
   }
 
   /// The ":"-separated directories of the `.dynamic` entries tagged `tag` (`DT_RPATH`,
-  /// `DT_RUNPATH`), empty ones skipped.
+  /// `DT_RUNPATH`), empty ones skipped. Split by hand: `split` makes an array of slices, a type
+  /// whose metadata a fresh process instantiates on first use (BENCHMARKS.md, "Plugins").
   private func directories(tagged tag: UInt64) -> [String] {
     var found: [String] = []
     forEachDynamicString(tagged: tag) { list in
-      for directory in list.split(separator: 0x3a, omittingEmptySubsequences: true) {
-        found.append(String(decoding: directory, as: UTF8.self))
+      var start = list.startIndex
+      while start < list.endIndex {
+        let end = list[start...].firstIndex(of: 0x3a) ?? list.endIndex  // ":"
+        if end > start { found.append(String(decoding: list[start..<end], as: UTF8.self)) }
+        start = end + 1
       }
     }
     return found

@@ -238,7 +238,7 @@ struct GateRun {
     for (position, path) in search.candidates(for: name).enumerated() {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
-      guard let file = try? ByteFile(path: path) else { continue }
+      guard let file = ByteFile.ifReadable(path) else { continue }
       keepBuffer(of: file)
       guard let layout = try? ELFLayout(file), layout.machine == host.machine else { continue }
       if let known = library(file.identity) {
@@ -249,8 +249,10 @@ struct GateRun {
         record(name, as: Self.noContract)
         return nil
       }
+      // Concatenated, not interpolated: interpolation was new code for the first contract
+      // library's process (BENCHMARKS.md, "Plugins").
       let origin =
-        "DT_NEEDED '\(name)' of '\(libraries[parent].path)', found through "
+        "DT_NEEDED '" + name + "' of '" + libraries[parent].path + "', found through "
         + search.how(position, for: name)
       let index: Int
       do throws(PluginProblem) {

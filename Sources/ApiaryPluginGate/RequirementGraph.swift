@@ -5,12 +5,14 @@ struct RequirementGraph {
   typealias Library = GateRun.Library
 
   let libraries: [Library]
-  /// For each library, the libraries its `requires` lines resolve to, and those lines (arrays
-  /// of `Int`, not of tuples: each new array type costs a metadata instantiation in a fresh
-  /// process, BENCHMARKS.md "Plugins"). Both empty until the first edge: a run whose plugins
-  /// require no other plugin makes no array of arrays, a type new to the first plugin's process.
-  private var edges: [[Int]] = []
-  private var edgeLines: [[Int]] = []
+  /// The libraries each library's `requires` lines resolve to, and those lines, in rows:
+  /// library `i`'s edges are positions `edgeStart[i]..<edgeStart[i + 1]` of `edgeTargets` and
+  /// `edgeLines` (arrays of `Int` only, not of arrays or tuples: a new array type costs a
+  /// metadata instantiation in a fresh process, BENCHMARKS.md "Plugins"). Made by
+  /// ``unmetRequirements()``.
+  private var edgeStart: [Int] = []
+  private var edgeTargets: [Int] = []
+  private var edgeLines: [Int] = []
   /// Libraries that got a problem here (searched, not a `Set`: see `GateRun.loadedNames`).
   private(set) var faulted: [Int] = []
 
@@ -53,7 +55,9 @@ struct RequirementGraph {
   /// provider of a contract library a library needs is the copy the loader binds it to.
   mutating func unmetRequirements() -> [PluginProblem] {
     var problems: [PluginProblem] = []
+    edgeStart = []
     for (index, library) in libraries.enumerated() {
+      edgeStart.append(edgeTargets.count)
       guard let descriptor = library.descriptor else { continue }
       for requirement in descriptor.requires where requirement.name != "apiary" {
         let name = requirement.name
@@ -72,12 +76,8 @@ struct RequirementGraph {
                   + " RUNPATH finds it")))
           continue
         }
-        if edges.isEmpty {
-          edges = Array(repeating: [], count: libraries.count)
-          edgeLines = edges
-        }
-        edges[index].append(provider)
-        edgeLines[index].append(requirement.line)
+        edgeTargets.append(provider)
+        edgeLines.append(requirement.line)
         if !requirement.range.contains(version) {
           problems.append(
             refuse(
@@ -91,14 +91,20 @@ struct RequirementGraph {
         }
       }
     }
+    edgeStart.append(edgeTargets.count)
     return problems
+  }
+
+  /// Positions of library `index`'s edges in `edgeTargets` and `edgeLines`.
+  private func edges(of index: Int) -> Range<Int> {
+    edgeStart.count > index + 1 ? edgeStart[index]..<edgeStart[index + 1] : 0..<0
   }
 
   /// One problem per cycle among `requires`, printed as a path `a → b → a`. Run after
   /// ``unmetRequirements()``, which builds the edges.
   mutating func cycles() -> [PluginProblem] {
     var problems: [PluginProblem] = []
-    guard !edges.isEmpty else { return problems }
+    guard !edgeTargets.isEmpty else { return problems }
     var state = [UInt8](repeating: 0, count: libraries.count)  // 0 new, 1 on the path, 2 done
     for start in libraries.indices where state[start] == 0 {
       // The path: its nodes, and for each the index of the next edge to follow.
@@ -106,14 +112,15 @@ struct RequirementGraph {
       var next = [0]
       state[start] = 1
       while let node = path.last, let edge = next.last {
-        guard edge < edges[node].count else {
+        let row = edges(of: node)
+        guard edge < row.count else {
           state[node] = 2
           path.removeLast()
           next.removeLast()
           continue
         }
         next[next.count - 1] += 1
-        let target = edges[node][edge]
+        let target = edgeTargets[row.lowerBound + edge]
         if state[target] == 0 {
           state[target] = 1
           path.append(target)
@@ -121,7 +128,7 @@ struct RequirementGraph {
         } else if state[target] == 1, let first = path.firstIndex(of: target) {
           let members = Array(path[first...])
           let names = (members + [target]).map { libraries[$0].descriptor?.plugin ?? "?" }
-          let line = edgeLines[target][next[first] - 1]
+          let line = edgeLines[edges(of: target).lowerBound + next[first] - 1]
           for member in members where !faulted.contains(member) {
             faulted.append(member)  // all refused; the one problem below says why
           }
@@ -145,7 +152,7 @@ struct RequirementGraph {
     guard !refused.isEmpty else { return [] }
     var dependents = [[Int]](repeating: [], count: libraries.count)
     for index in libraries.indices {
-      for target in edges.isEmpty ? [] : edges[index] { dependents[target].append(index) }
+      for edge in edges(of: index) { dependents[edgeTargets[edge]].append(index) }
       for contract in libraries[index].contracts { dependents[contract].append(index) }
     }
     var problems: [PluginProblem] = []

@@ -36,46 +36,59 @@ struct SearchPath {
   /// The files to try for `name`, in order (paths only: an array of tuples would cost a
   /// metadata instantiation in a fresh process; ``how(_:for:)`` says how one was found).
   func candidates(for name: String) -> [String] {
-    if name.contains("/") { return [name] }
+    if name.utf8.contains(0x2f) { return [name] }  // "/"
     return directories.map { directory in
-      directory.path + (directory.path.hasSuffix("/") ? "" : "/") + name
+      directory.path + (directory.path.utf8.last == 0x2f ? "" : "/") + name
     }
   }
 
   /// How candidate `index` for `name` was found, for messages: `RUNPATH '$ORIGIN' = '/p'`.
   func how(_ index: Int, for name: String) -> String {
-    guard !name.contains("/"), index < directories.count else { return "a path" }
+    guard !name.utf8.contains(0x2f), index < directories.count else { return "a path" }
     let directory = directories[index]
-    return directory.written == directory.path
-      ? "\(directory.tag) '\(directory.written)'"
-      : "\(directory.tag) '\(directory.written)' = '\(directory.path)'"
+    let written = directory.tag + " '" + directory.written + "'"
+    return directory.written == directory.path ? written : written + " = '" + directory.path + "'"
   }
 
-  /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`.
+  /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`. Searched as bytes, as are
+  /// the paths here: `Character` searches, `split` and `starts(with:)` across two collection types
+  /// each ran code that a fresh process pays page faults and first calls for, about 20 µs of the
+  /// first contract library's search (BENCHMARKS.md, "Plugins").
   static func expand(_ entry: String, origin: String) -> String {
     guard entry.utf8.contains(0x24) else { return entry }  // no "$"
-    let bytes = Array(entry.utf8)
-    var result: [UInt8] = []
-    var index = 0
-    while index < bytes.count {
-      let rest = bytes[index...]
-      if rest.starts(with: "$ORIGIN".utf8) {
-        result += origin.utf8
-        index += 7
-      } else if rest.starts(with: "${ORIGIN}".utf8) {
-        result += origin.utf8
-        index += 9
-      } else {
-        result.append(bytes[index])
-        index += 1
+    var entry = entry
+    return entry.withUTF8 { bytes in
+      func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
       }
+      /// The length of the `$ORIGIN` or `${ORIGIN}` at `index`, or 0.
+      func originLength(at index: Int) -> Int {
+        func spells(_ spelling: StaticString) -> Bool {
+          let count = spelling.utf8CodeUnitCount
+          return bytes.count - index >= count
+            && bytes[index..<index + count].elementsEqual(
+              UnsafeBufferPointer(start: spelling.utf8Start, count: count))
+        }
+        return spells("$ORIGIN") ? 7 : spells("${ORIGIN}") ? 9 : 0
+      }
+      var (result, copied, index) = ("", 0, 0)
+      while index < bytes.count {
+        let length = originLength(at: index)
+        guard length > 0 else {
+          index += 1
+          continue
+        }
+        result += text(copied..<index) + origin
+        index += length
+        copied = index
+      }
+      return result + text(copied..<bytes.count)
     }
-    return String(decoding: result, as: UTF8.self)
   }
 
   /// `/a/b` for `/a/b/libX.so`, `/` for `/libX.so`, `.` for `libX.so`.
   static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
+    guard let slash = path.utf8.lastIndex(of: 0x2f) else { return "." }
+    return slash == path.utf8.startIndex ? "/" : String(Substring(path.utf8[..<slash]))
   }
 }

@@ -3,11 +3,14 @@ import Testing
 
 /// Load gate refusals through the `apiary` executable that need more than a patched sample
 /// library: a plugin with its own copy of a contract library or of Apiary, a `requires` cycle,
-/// all of them reported by one `apiary validate`; and the build configuration a descriptor
-/// records (a note, not a refusal).
+/// all of them reported by one `apiary validate`; a plugin whose entry exports other types than
+/// its descriptor declares; and the build configuration a descriptor records (a note, not a
+/// refusal).
 @Suite struct PluginRefusalTests {
   /// `FaultPlugin`'s package, whose `SplitPlugin` links a copy of `NotebookKit` statically.
   static var split: URL { PluginPackage.faults.library("SplitPlugin") }
+  /// `FaultPlugin`'s package, whose `DriftPlugin` exports another module than it declares.
+  static var drift: URL { PluginPackage.faults.library("DriftPlugin") }
 
   /// A module entry for `PluginGateTests.application`'s `extra`.
   static func module(_ name: String, _ type: String, _ library: URL) -> String {
@@ -37,19 +40,42 @@ import Testing
   static let splitMessage = "the library embeds its own copy of module 'NotebookKit'"
   static let apiaryMessage = "the library embeds its own copy of module 'ApiaryKernel'"
 
-  @Test func pluginWithItsOwnContractLibraryIsRefused() throws {
+  /// Runs `apiary validate` and `apiary run` on the sample's search plugin plus module `name`
+  /// of `type` in `library`: both must exit 1 with every one of `expected` in their output.
+  private func expectBothRefuse(
+    _ name: String, _ type: String, _ library: URL, _ expected: [String]
+  ) throws {
     // The sample's search plugin brings the shared libNotebookKit.so, the one real copy.
     let app = try PluginGateTests.application(
       library: PluginGateTests.library("SearchPlugin").path,
-      extra: Self.module("split", "SplitPlugin.SplitModule", Self.split))
+      extra: Self.module(name, type, library))
     for command in [["validate", app.path], ["run", "--manifests", app.path]] {
       let result = try HostProcess.run(command)
       let text = result.stdout + result.stderr
       #expect(result.status == 1, "\(command[0]): \(text)")
-      #expect(text.contains("plugin refused: SplitPlugin: library '\(Self.split.path)'"), "\(text)")
-      #expect(text.contains(Self.splitMessage), "\(text)")
-      #expect(text.contains("$s11NotebookKit4NoteVMn"), "names a symbol it defines: \(text)")
+      for part in expected { #expect(text.contains(part), "\(command[0]): \(part) in \(text)") }
     }
+  }
+
+  @Test func pluginWithItsOwnContractLibraryIsRefused() throws {
+    try expectBothRefuse(
+      "split", "SplitPlugin.SplitModule", Self.split,
+      [
+        "plugin refused: SplitPlugin: library '\(Self.split.path)'", Self.splitMessage,
+        "$s11NotebookKit4NoteVMn",  // names a symbol it defines
+      ])
+  }
+
+  /// The descriptor is well formed, so the gate passes it; opening it (validate does, once the
+  /// gate passed every library) finds that the entry's types differ.
+  @Test func exportsThatDifferFromTheDescriptorAreRefusedWhenOpened() throws {
+    try expectBothRefuse(
+      "drift", "DriftPlugin.DeclaredModule", Self.drift,
+      [
+        "\(Self.drift.path): apiary_plugin_entry: exports differ from the descriptor; expected"
+          + " modules [\"DriftPlugin.DeclaredModule\"] and targets [], found modules"
+          + " [\"DriftPlugin.ShippedModule\"] and targets []"
+      ])
   }
 
   @Test func pluginWithItsOwnApiaryIsRefused() throws {

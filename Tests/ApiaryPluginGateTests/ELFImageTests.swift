@@ -49,6 +49,11 @@ import Testing
     #expect(image.runpath == [])
   }
 
+  @Test func splitsTheRunpathAtColonsSkippingEmptyEntries() throws {
+    let image = try ELFImage(contentsOf: plugin(flags: ["-Wl,-rpath,:$ORIGIN/lib::/opt/ü:"]))
+    #expect(image.runpath == ["$ORIGIN/lib", "/opt/ü"])
+  }
+
   private func problem(_ path: String) -> String? {
     do {
       _ = try ELFImage(contentsOf: path)

@@ -11,9 +11,18 @@ import Testing
     #expect(SearchPath.expand("$LIB/x", origin: "/p") == "$LIB/x")
   }
 
+  @Test func expandsByBytesAndKeepsEveryOtherDollar() {
+    #expect(SearchPath.expand("a$ORIGINb", origin: "/p") == "a/pb")
+    #expect(SearchPath.expand("$ORIGI", origin: "/p") == "$ORIGI")
+    #expect(SearchPath.expand("x$", origin: "/p") == "x$")
+    #expect(SearchPath.expand("$$ORIGIN${ORIGIN", origin: "/p") == "$/p${ORIGIN")
+    #expect(SearchPath.expand("/ü/$ORIGIN/é", origin: "/ö") == "/ü//ö/é")
+  }
+
   @Test func originIsTheLibrarysDirectory() {
     #expect(SearchPath.directory(of: "/a/b/libX.so") == "/a/b")
     #expect(SearchPath.directory(of: "/libX.so") == "/")
     #expect(SearchPath.directory(of: "libX.so") == ".")
+    #expect(SearchPath.directory(of: "/ü/é/libX.so") == "/ü/é")
   }
 }

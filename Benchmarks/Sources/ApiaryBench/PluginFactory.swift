@@ -179,12 +179,15 @@ struct PluginFactory {
     }
     """
 
+  /// The descriptor `apiary plugin new` writes, with its `requires apiary` range: the gate checks
+  /// a generated plugin as it checks a scaffolded one.
   static let descriptor = """
     #include <ApiaryPlugin.h>
     APIARY_PLUGIN(
       "plugin \(templateName)\\n"
       "version \(version)\\n"
       "module \(templateName).LoadedModule\\n"
-      "target \(templateName).LoadedTarget\\n")
+      "target \(templateName).LoadedTarget\\n"
+      "requires apiary >=0.1.0 <0.2.0\\n")
     """
 }

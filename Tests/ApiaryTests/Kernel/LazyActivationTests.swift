@@ -127,6 +127,23 @@ import Testing
     await kernel.shutdown()
   }
 
+  @Test func placeholdersOfEventsInAnyOrderAreSubscribedInBootOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      LazyFixture.module("one", journal: journal, events: ["a", "b"]),
+      LazyFixture.module("two", journal: journal, events: ["b"]),
+      LazyFixture.module("three", journal: journal, events: ["b", "a", "c"]),
+    ])
+    try await kernel.boot()
+    let subscriptions = kernel.events.subscriptions.map { "\($0.event): \($0.owners)" }
+    #expect(
+      subscriptions == [
+        #"a: ["one", "three"]"#, #"b: ["one", "two", "three"]"#, #"c: ["three"]"#,
+      ])
+    #expect(await kernel.events.post("b").ignoredBy == ["one", "two", "three"])
+    await kernel.shutdown()
+  }
+
   @Test func removingADormantModuleWithdrawsItsEventPlaceholders() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
@@ -296,6 +313,23 @@ import Testing
     #expect(await kernel.state(of: "lazy") == .dormant)
     _ = try await kernel.mediator.perform(target: "calc", action: "add", params: ["a": 1, "b": 2])
     #expect(await kernel.state(of: "lazy") == .running)
+    await kernel.shutdown()
+  }
+
+  @Test func anAddedLazyModulesEventPlaceholderTakesItsPlaceInDispatchOrder() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("high", journal: journal, priority: 10, config: ["handles": "ping"]),
+      Fixture.module("low", journal: journal, config: ["handles": "ping"]),
+    ])
+    try await kernel.boot()
+    var added = LazyFixture.module(
+      "middle", journal: journal, events: ["ping"], config: ["handles": "ping"])
+    added.priority = 5
+    try await kernel.add(added)
+    #expect(kernel.events.subscriptions.first?.owners == ["high", "middle", "low"])
+    #expect(await kernel.events.post("ping").handledBy == ["high", "middle", "low"])
+    #expect(await kernel.state(of: "middle") == .running)
     await kernel.shutdown()
   }
 
