@@ -14,47 +14,71 @@ package struct BootPlan: Sendable {
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
   package init(modules manifests: [ModuleManifest]) throws(PlanError) {
-    let enabled = manifests.filter(\.isEnabled)
+    // One pass over the manifests: modules are numbered in the order they are enabled, and a
+    // dependency on a module already numbered becomes an edge at once; one declared later is
+    // resolved after the pass.
+    var enabled: [Int] = []
+    var keys: [Key] = []
     var index: [String: Int] = [:]
-    index.reserveCapacity(enabled.count)
-    for (position, module) in enabled.enumerated() {
-      guard index.updateValue(position, forKey: module.name) == nil else {
+    enabled.reserveCapacity(manifests.count)
+    keys.reserveCapacity(manifests.count)
+    index.reserveCapacity(manifests.count)
+    var edges: [(from: Int, to: Int)] = []
+    edges.reserveCapacity(2 * manifests.count)
+    var later: [(dependent: Int, dependency: String)] = []
+    for position in manifests.indices {
+      let module = manifests[position]
+      guard module.isEnabled else { continue }
+      let dependent = enabled.count
+      guard index.updateValue(dependent, forKey: module.name) == nil else {
         throw .duplicateModule(module.name)
       }
+      keys.append(Key(module, position: dependent))
+      enabled.append(position)
+      // A repeated dependency is an edge twice, counted down twice, so it needs no set.
+      for dependency in module.dependencies {
+        if let found = index[dependency] {
+          edges.append((found, dependent))
+        } else {
+          later.append((dependent, dependency))
+        }
+      }
+    }
+    for (dependent, dependency) in later {
+      guard let found = index[dependency] else {
+        throw .unknownDependency(
+          module: manifests[enabled[dependent]].name, dependency: dependency)
+      }
+      edges.append((found, dependent))
     }
     var waitingOn = [Int](repeating: 0, count: enabled.count)
-    var dependents = [[Int]](repeating: [], count: enabled.count)
-    for (position, module) in enabled.enumerated() {
-      // A repeated dependency counts twice here and is counted down twice, so it needs no set.
-      for dependency in module.dependencies {
-        guard let dependencyPosition = index[dependency] else {
-          throw .unknownDependency(module: module.name, dependency: dependency)
-        }
-        waitingOn[position] += 1
-        dependents[dependencyPosition].append(position)
-      }
-    }
+    for edge in edges { waitingOn[edge.to] += 1 }
+    let dependents = Adjacency(count: enabled.count, edges: edges)
     var ready = Heap<Key>()
-    func key(_ position: Int) -> Key {
-      let module = enabled[position]
-      return Key(
-        level: module.level == .basic ? 0 : 1, priority: module.priority, position: position)
-    }
-    for position in enabled.indices where waitingOn[position] == 0 { ready.push(key(position)) }
-    var ordered: [ModuleManifest] = []
-    ordered.reserveCapacity(enabled.count)
+    for position in enabled.indices where waitingOn[position] == 0 { ready.push(keys[position]) }
+    // Each module's place in the boot order; the manifests are then copied into their places
+    // in manifest order, which reads them in the order they were decoded into memory. Every
+    // module is popped once, so without a cycle every place is filled.
+    var place = [Int](repeating: 0, count: enabled.count)
+    var placed = 0
     while let next = ready.pop() {
-      ordered.append(enabled[next.position])
+      place[next.position] = placed
+      placed += 1
       for dependent in dependents[next.position] {
         waitingOn[dependent] -= 1
-        if waitingOn[dependent] == 0 { ready.push(key(dependent)) }
+        if waitingOn[dependent] == 0 { ready.push(keys[dependent]) }
       }
     }
-    guard ordered.count == enabled.count else {
-      let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { enabled[$0].name }
+    guard placed == enabled.count else {
+      let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { manifests[enabled[$0]].name }
       throw .cycle(among: stuck)
     }
-    self.modules = ordered
+    self.modules = [ModuleManifest](unsafeUninitializedCapacity: placed) { buffer, count in
+      for (at, position) in enabled.enumerated() {
+        buffer.initializeElement(at: place[at], to: manifests[position])
+      }
+      count = placed
+    }
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module
@@ -92,6 +116,16 @@ package struct BootPlan: Sendable {
     let level: Int
     let priority: Int
     let position: Int
+
+    init(_ module: ModuleManifest, position: Int) {
+      // A switch, not `==`, which would go through `Equatable` for every module.
+      switch module.level {
+      case .basic: level = 0
+      case .normal: level = 1
+      }
+      priority = module.priority
+      self.position = position
+    }
 
     static func < (lhs: Key, rhs: Key) -> Bool {
       if lhs.level != rhs.level { return lhs.level < rhs.level }

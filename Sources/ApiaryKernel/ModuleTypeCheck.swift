@@ -12,10 +12,10 @@ struct ModuleTypeCheck {
 
   init(catalog: TypeCatalog) { self.catalog = catalog }
 
-  /// The problems with the type names each module uses, one list a module.
-  static func problems(_ modules: [ModuleManifest], catalog: TypeCatalog) -> [[ManifestProblem]] {
-    var check = ModuleTypeCheck(catalog: catalog)
-    return modules.map { check.problems($0) }
+  /// This check as the validator takes it: a module at a time, its lookups kept between them.
+  func typeCheck() -> TypeCheck {
+    var check = self
+    return { check.problems($0) }
   }
 
   /// Every problem with the type names `module` uses, in manifest order.
@@ -82,7 +82,7 @@ extension ManifestLoader {
   /// let set = ManifestLoader(catalog: TypeCatalog()).load(directory: "Manifests")
   /// ```
   package init(catalog: TypeCatalog) {
-    self.init { ModuleTypeCheck.problems($0, catalog: catalog) }
+    self.init { ModuleTypeCheck(catalog: catalog).typeCheck() }
   }
 
   /// Cross-checks modules (see ``validate(application:modules:checkTypes:)``) and their type
@@ -90,8 +90,8 @@ extension ManifestLoader {
   package static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
   ) -> [ManifestProblem] {
-    validate(application: application, modules: modules) {
-      ModuleTypeCheck.problems($0, catalog: catalog)
-    }
+    validate(
+      application: application, modules: modules,
+      checkTypes: ModuleTypeCheck(catalog: catalog).typeCheck())
   }
 }

@@ -24,21 +24,22 @@ import Foundation
 /// // Manifests/modules/notes.json:6:19 modules[0].priorty: unknown key 'priorty' (did you mean 'priority'?)
 /// ```
 package struct ManifestLoader: Sendable {
-  /// Checks the Swift type names the given modules use: one list of problems a module, in
-  /// order. The kernel layer supplies it (`ManifestLoader(catalog:)`); without it, names are
-  /// not checked against types.
-  package let checkTypes: (@Sendable ([ModuleManifest]) -> [[ManifestProblem]])?
+  /// Makes the check of the Swift type names modules use, one for each validation. The kernel
+  /// layer supplies it (`ManifestLoader(catalog:)`); without it, names are not checked against
+  /// types.
+  package let makeTypeCheck: (@Sendable () -> TypeCheck)?
   /// Limits for files read by ``decodeModules(file:)``; ``load(directory:)`` reads the
   /// application manifest with the defaults and module files with its `limits`.
   package var limits: ManifestLimits = .default
 
   /// A loader that checks manifests' structure and cross-references but not their type names.
   package init() {
-    self.checkTypes = nil
+    self.makeTypeCheck = nil
   }
 
-  package init(checkTypes: @escaping @Sendable ([ModuleManifest]) -> [[ManifestProblem]]) {
-    self.checkTypes = checkTypes
+  package init(makeTypeCheck: @escaping @Sendable () -> TypeCheck) {
+    // Wrapped by hand: Swift 6.3 rejects the implicit wrap as sending a non-Sendable closure.
+    self.makeTypeCheck = .some(makeTypeCheck)
   }
 
   /// Loads `directory/app.json` (or `app.plist`) and every module file it names, then validates
@@ -46,7 +47,7 @@ package struct ManifestLoader: Sendable {
   package func load(directory: String) -> ManifestSet {
     var set = loadUnvalidated(directory: directory)
     set.problems += Self.validate(
-      application: set.application, modules: set.modules, checkTypes: checkTypes)
+      application: set.application, modules: set.modules, checkTypes: makeTypeCheck?())
     return set
   }
 
@@ -194,8 +195,7 @@ package struct ManifestLoader: Sendable {
   /// `application` is taken for application-wide checks; none use it yet (the fallback target is
   /// not checked, since it may be registered in code rather than declared).
   package static func validate(
-    application: ApplicationManifest?, modules: [ModuleManifest],
-    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+    application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
   ) -> [ManifestProblem] {
     ManifestValidator.validate(
       application: application, modules: modules, checkTypes: checkTypes)

@@ -1,11 +1,15 @@
 import ApiarySupport
 
+/// Checks the Swift type names one module uses, called for each enabled module in order; one
+/// check serves one validation, so it may remember what it has looked up.
+package typealias TypeCheck = (ModuleManifest) -> [ManifestProblem]
+
 /// Checks a whole application's modules against each other: duplicate names, unknown, disabled
 /// and self dependencies, dependency cycles, duplicate targets, actions, parameters and
 /// services, and parameter defaults. Linear in the size of the manifests.
 ///
-/// Type names are checked by `checkTypes`, which the kernel supplies: this layer knows names,
-/// not Swift types.
+/// Type names are checked by `checkTypes` (a ``TypeCheck``), which the kernel supplies: this
+/// layer knows names, not Swift types.
 ///
 /// Disabled modules are checked for duplicate names only: they are never loaded, so their types
 /// need not be linked and their dependencies do not matter.
@@ -13,8 +17,7 @@ package struct ManifestValidator {
   private var problems: [ManifestProblem] = []
 
   static func validate(
-    application: ApplicationManifest?, modules: [ModuleManifest],
-    checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
+    application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
   ) -> [ManifestProblem] {
     var validator = ManifestValidator()
     validator.check(modules, checkTypes)
@@ -42,21 +45,14 @@ package struct ManifestValidator {
     source ?? location(module, suffix())
   }
 
-  private mutating func check(
-    _ modules: [ModuleManifest], _ checkTypes: (([ModuleManifest]) -> [[ManifestProblem]])?
-  ) {
+  private mutating func check(_ modules: [ModuleManifest], _ checkTypes: TypeCheck?) {
     var firstByName: [String: Int] = [:]
     firstByName.reserveCapacity(modules.count)
-    // The dependency graph of enabled modules, by index, for the cycle check; a repeated name
-    // has no edges (it is reported as a duplicate).
-    var edges = [[Int]](repeating: [], count: modules.count)
     var isFirst = [Bool](repeating: false, count: modules.count)
     // Each module's flag, read once here rather than from its manifest at every dependency.
     var isEnabled = [Bool](repeating: false, count: modules.count)
-    var allEnabled = true
     for (index, module) in modules.enumerated() {
       isEnabled[index] = module.isEnabled
-      allEnabled = allEnabled && isEnabled[index]
       if let first = firstByName[module.name] {
         problems.append(
           ManifestProblem(
@@ -69,26 +65,29 @@ package struct ManifestValidator {
       }
     }
     var suggestionsLeft = 100
-    var typeProblems =
-      (checkTypes?(allEnabled ? modules : modules.filter(\.isEnabled)) ?? []).makeIterator()
+    // The dependency graph of enabled modules, by index, for the cycle check; a repeated name
+    // has no edges (it is reported as a duplicate).
+    var edges: [(from: Int, to: Int)] = []
+    edges.reserveCapacity(2 * modules.count)
     // Services and targets are checked in the same pass, their problems reported after cycles.
     var declarations = Declarations(capacity: modules.count)
     var later = ManifestValidator()
     for (moduleIndex, module) in modules.enumerated() where isEnabled[moduleIndex] {
+      let name = module.name
       for (position, dependency) in module.dependencies.enumerated() {
         func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
-        if dependency == module.name {
+        if dependency == name {
           problems.append(
             ManifestProblem(
-              .selfDependency, at: location(), "module '\(module.name)' depends on itself"))
+              .selfDependency, at: location(), "module '\(name)' depends on itself"))
         } else if let index = firstByName[dependency] {
           if isEnabled[index] {
-            if isFirst[moduleIndex] { edges[moduleIndex].append(index) }
+            if isFirst[moduleIndex] { edges.append((moduleIndex, index)) }
           } else {
             problems.append(
               ManifestProblem(
                 .disabledDependency, at: location(),
-                "module '\(module.name)' depends on '\(dependency)', which is disabled; "
+                "module '\(name)' depends on '\(dependency)', which is disabled; "
                   + "enable '\(dependency)' or remove the dependency"))
           }
         } else {
@@ -100,14 +99,14 @@ package struct ManifestValidator {
           problems.append(
             ManifestProblem(
               .unknownDependency, at: location(),
-              "module '\(module.name)' depends on unknown module '\(dependency)'\(hint)"))
+              "module '\(name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      problems += typeProblems.next() ?? []
+      if let checkTypes { problems += checkTypes(module) }
       checkActivation(module)
-      later.checkServicesAndTargets(of: moduleIndex, in: modules, &declarations)
+      later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
     }
-    checkCycles(modules, edges)
+    checkCycles(modules, Adjacency(count: modules.count, edges: edges))
     problems += later.problems
   }
 
@@ -158,10 +157,11 @@ package struct ManifestValidator {
     init(capacity: Int) { services.reserveCapacity(capacity) }
   }
 
-  /// Duplicate services and targets of the enabled module `moduleIndex` against those declared
-  /// before it, and its targets' actions.
+  /// Duplicate services and targets of the enabled `module` (at `moduleIndex`) against those
+  /// declared before it, and its targets' actions.
   private mutating func checkServicesAndTargets(
-    of moduleIndex: Int, in modules: [ModuleManifest], _ declarations: inout Declarations
+    of module: ModuleManifest, at moduleIndex: Int, in modules: [ModuleManifest],
+    _ declarations: inout Declarations
   ) {
     func serviceLocation(_ module: Int, _ index: Int) -> SourceLocation {
       Self.location(
@@ -171,7 +171,6 @@ package struct ManifestValidator {
       Self.location(
         modules[module].targets[index].source, in: modules[module], ".targets[\(index)]")
     }
-    let module = modules[moduleIndex]
     // By index, so a service is copied only when it is a duplicate.
     let declared = module.services
     for index in declared.indices {
@@ -285,7 +284,7 @@ package struct ManifestValidator {
 
   /// Reports one cycle per strongly connected component of the enabled dependency graph
   /// `edges` (Tarjan's algorithm, iterative, so deep graphs cannot overflow the stack).
-  private mutating func checkCycles(_ modules: [ModuleManifest], _ edges: [[Int]]) {
+  private mutating func checkCycles(_ modules: [ModuleManifest], _ edges: Adjacency) {
     for cycle in Self.cycles(edges) {
       let names = (cycle + [cycle[0]]).map { modules[$0].name }
       let start = modules[cycle[0]]
@@ -301,6 +300,11 @@ package struct ManifestValidator {
   /// One elementary cycle (node indices, without repeating the first) per strongly connected
   /// component with more than one node, starting at its lowest index, in order of that index.
   package static func cycles(_ edges: [[Int]]) -> [[Int]] {
+    cycles(Adjacency(edges))
+  }
+
+  /// Like ``cycles(_:)``, for a graph already in one array.
+  static func cycles(_ edges: Adjacency) -> [[Int]] {
     let count = edges.count
     var order = [Int](repeating: -1, count: count)
     var low = [Int](repeating: 0, count: count)
@@ -317,9 +321,10 @@ package struct ManifestValidator {
       onStack[root] = true
       calls.append((root, 0))
       while let (node, edge) = calls.last {
-        if edge < edges[node].count {
+        let successors = edges[node]
+        if edge < successors.count {
           calls[calls.count - 1].edge += 1
-          let target = edges[node][edge]
+          let target = successors[successors.startIndex + edge]
           if order[target] < 0 {
             order[target] = next
             low[target] = next

@@ -67,9 +67,7 @@ public final class TestApplication: Sendable {
     let set = ManifestLoader.decodeModules(Data(manifest.utf8), file: "inline manifest")
     let problems =
       set.problems
-      + ManifestLoader.validate(
-        application: application, modules: set.modules,
-        checkTypes: ManifestLoader(catalog: catalog).checkTypes)
+      + ManifestLoader.validate(application: application, modules: set.modules, catalog: catalog)
     guard problems.isEmpty else { throw .invalidManifests(problems) }
     try self.init(modules: set.modules, application: application, fakes: fakes, catalog: catalog)
   }

@@ -56,6 +56,26 @@ import Testing
     }
   }
 
+  @Test func duplicatesAreFoundBeforeUnknownDependencies() {
+    // A dependency on a module not declared yet is resolved after every name is known.
+    #expect(throws: PlanError.duplicateModule("b")) {
+      try BootPlan(modules: [module("a", dependencies: ["x"]), module("b"), module("b")])
+    }
+    #expect(throws: PlanError.unknownDependency(module: "b", dependency: "y")) {
+      try BootPlan(modules: [
+        module("a", dependencies: ["c"]), module("b", dependencies: ["y", "z"]), module("c"),
+      ])
+    }
+  }
+
+  @Test func laterAndRepeatedDependenciesAndDisabledNamesakes() throws {
+    let order = try names([
+      module("a", priority: 9, dependencies: ["c", "c"]), module("c", enabled: false),
+      module("b", priority: 5), module("c", dependencies: ["b"]),
+    ])
+    #expect(order == ["b", "c", "a"])
+  }
+
   @Test func largeChainIsOrderedWithoutRecursion() throws {
     let count = 20_000
     let modules = (0..<count).map { index in

@@ -147,6 +147,22 @@ struct ManifestValidatorTests {
     #expect(problems.map(\.kind) == [.typeNotFound, .notAModule])
   }
 
+  @Test func typeProblemsFollowEachModulesDependencyProblems() {
+    // The type check runs module by module; a name looked up once is reported at every use.
+    let problems = validate([
+      module("a", ["x"], type: "T.Missing"),
+      module("b", enabled: false, type: "T.Missing"),
+      module("c", ["b"], type: "T.Missing"),
+      module("d", type: "T.M"),
+    ])
+    #expect(
+      problems.map(\.kind) == [
+        .unknownDependency, .typeNotFound, .disabledDependency, .typeNotFound,
+      ])
+    #expect(
+      problems.map(\.location.file) == ["module 'a'", "module 'a'", "module 'c'", "module 'c'"])
+  }
+
   @Test func runtimeFindsTestClassesByDottedName() {
     let catalog = TypeCatalog()
     #expect(catalog.lookup("ApiaryTests.ValidNotesModule") is any Module.Type)
