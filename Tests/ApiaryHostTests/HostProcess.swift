@@ -52,19 +52,15 @@ struct HostProcess {
     return (process, input, output, error)
   }
 
-  /// Runs `apiary arguments…` to completion, feeding `input` on standard input.
+  /// Runs `apiary arguments…` to completion, feeding `input` on standard input; a host still
+  /// running after ``Running/finish(watchdog:)``'s time is killed, so the test fails instead of
+  /// hanging the suite.
   static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws
     -> Result
   {
-    let running = try start(arguments, in: directory)
+    let running = try Running(arguments, in: directory)
     running.input.fileHandleForWriting.write(Data(input.utf8))
-    try running.input.fileHandleForWriting.close()
-    let stdout = running.output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = running.error.fileHandleForReading.readDataToEndOfFile()
-    running.process.waitUntilExit()
-    return Result(
-      status: running.process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    return try running.finish()
   }
 
   /// The default application's manifests, naming its plugins built for the tests.
