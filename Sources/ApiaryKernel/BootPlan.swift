@@ -112,25 +112,31 @@ package struct BootPlan: Sendable {
     }
   }
 
+  /// Basic before normal, then higher priority first: the order among modules whose
+  /// dependencies have started, as a pair compared ascending. `~priority` (that is
+  /// `-priority - 1`) reverses the order without overflowing for `Int.min`, which a manifest may
+  /// hold.
+  package static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
+    // A switch, not `==`, which would go through `Equatable` for every module.
+    switch manifest.level {
+    case .basic: (0, ~manifest.priority)
+    case .normal: (1, ~manifest.priority)
+    }
+  }
+
+  /// A module's ``orderKey(_:)`` and its position among the enabled modules, which breaks ties.
   private struct Key: Comparable {
     let level: Int
-    let priority: Int
+    let rank: Int
     let position: Int
 
     init(_ module: ModuleManifest, position: Int) {
-      // A switch, not `==`, which would go through `Equatable` for every module.
-      switch module.level {
-      case .basic: level = 0
-      case .normal: level = 1
-      }
-      priority = module.priority
+      (level, rank) = BootPlan.orderKey(module)
       self.position = position
     }
 
     static func < (lhs: Key, rhs: Key) -> Bool {
-      if lhs.level != rhs.level { return lhs.level < rhs.level }
-      if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
-      return lhs.position < rhs.position
+      (lhs.level, lhs.rank, lhs.position) < (rhs.level, rhs.rank, rhs.position)
     }
   }
 }

@@ -111,7 +111,7 @@ public actor Kernel {
     orderKeys.reserveCapacity(order.count)
     for module in plan.modules {
       states[module.name] = .planned
-      orderKeys[module.name] = Self.orderKey(module)
+      orderKeys[module.name] = BootPlan.orderKey(module)
     }
     events.rank(order)
   }
@@ -641,7 +641,7 @@ public actor Kernel {
   /// that comes after it by level and priority; event dispatch follows.
   private func place(_ manifest: ModuleManifest) {
     order.removeAll { $0 == manifest.name }
-    let key = Self.orderKey(manifest)
+    let key = BootPlan.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
     let index =
       order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
@@ -649,13 +649,6 @@ public actor Kernel {
     order.insert(manifest.name, at: index)
     orderKeys[manifest.name] = key
     events.rank(order)
-  }
-
-  /// Basic before normal, then higher priority first: ``BootPlan``'s order. `~priority` (that is
-  /// `-priority - 1`) reverses the order without overflowing for `Int.min`, which a manifest may
-  /// hold.
-  private static func orderKey(_ manifest: ModuleManifest) -> (Int, Int) {
-    (manifest.level == .basic ? 0 : 1, ~manifest.priority)
   }
 
   /// Tears one running module down and removes everything it registered: its services,

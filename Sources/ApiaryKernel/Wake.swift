@@ -23,7 +23,7 @@ final class Wake: Sendable {
   private weak let kernel: Kernel?
   /// The dormant module's manifest, which the kernel wakes it with.
   let manifest: ModuleManifest
-  private let name: String
+  private var name: String { manifest.name }
   /// Whether the kernel may wake the module on the calling thread (a module without hooks),
   /// when it can do so without a hand-off.
   private let atOnce: Bool
@@ -31,7 +31,6 @@ final class Wake: Sendable {
 
   init(_ manifest: ModuleManifest, of kernel: Kernel, on executor: KernelExecutor, atOnce: Bool) {
     self.manifest = manifest
-    self.name = manifest.name
     self.kernel = kernel
     self.executor = executor
     self.atOnce = atOnce

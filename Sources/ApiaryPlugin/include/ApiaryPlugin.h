@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "3355c598334a01e6201c609e0f16f9f57fc1d9028b61c204fbda6d2965edcad8"
+#define APIARY_ABI_HASH "aa9c198f1ede91d1c4fca62c4b596e5fbf904f872ae9b014899c6163c9a16145"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
