@@ -107,8 +107,8 @@ enum PluginGate {
             + " and debug differently")
       }
       verdict.accepted[plugin.candidate.library] = AcceptedPlugin(
-        name: plugin.descriptor.plugin, version: "\(plugin.descriptor.version)",
-        modules: plugin.descriptor.modules, targets: plugin.descriptor.targets)
+        name: plugin.descriptor.plugin, modules: plugin.descriptor.modules,
+        targets: plugin.descriptor.targets)
     }
     for problem in problems {
       let library = requests.first { $0.origin == problem.origin }?.path ?? problem.file

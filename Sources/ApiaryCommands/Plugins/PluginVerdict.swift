@@ -11,7 +11,6 @@ struct PluginRequest: Sendable {
 /// A plugin the gate accepted, with what its descriptor declares.
 struct AcceptedPlugin: Sendable {
   var name: String
-  var version: String
   var modules: [String]
   var targets: [String]
 }
