@@ -28,7 +28,8 @@ public struct HostFacts: Sendable, Hashable {
   }
   /// A hash of each of ``loadedLibraries``, at the same position: a plugin needs a dozen of
   /// them, and comparing numbers first is faster than comparing each name with every string.
-  private(set) var loadedLibraryKeys: [UInt64]
+  /// `Int`s, not `UInt64`s: an array type the gate makes anyway (BENCHMARKS.md, "Plugins").
+  private(set) var loadedLibraryKeys: [Int]
 
   /// Collects the host's facts; `machine` defaults to the one this code runs on.
   ///
@@ -61,9 +62,9 @@ public struct HostFacts: Sendable, Hashable {
   }
 
   /// The 64-bit FNV-1a hash of `bytes`.
-  static func key<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
+  static func key<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> Int {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    return hash
+    return Int(truncatingIfNeeded: hash)
   }
 }

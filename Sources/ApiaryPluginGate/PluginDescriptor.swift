@@ -238,7 +238,7 @@ public struct PluginDescriptor: Sendable, Hashable {
         }
         if key == "module" { modules.append(value) } else { targets.append(value) }
       case "requires":
-        guard let requirement = requirement(value, line) else { return }
+        guard let requirement = requirement(rest, line) else { return }
         if let earlier = requires.first(where: { $0.name == requirement.name }) {
           problem(
             line, key, "'\(requirement.name)' is already required on line \(earlier.line)",
@@ -262,7 +262,7 @@ public struct PluginDescriptor: Sendable, Hashable {
         }
       case "apiary", "version":
         do throws(VersionSyntaxError) {
-          let parsed = try SemanticVersion(value)
+          let parsed = try SemanticVersion(utf8: bytes)
           if key == "apiary" { apiary = parsed } else { version = parsed }
           parsedVersions |= key == "apiary" ? 2 : 1
         } catch {
@@ -291,18 +291,19 @@ public struct PluginDescriptor: Sendable, Hashable {
         && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x2e && $1 == 0x2e }
     }
 
-    mutating func requirement(_ value: String, _ line: Int) -> Requirement? {
-      guard let space = value.utf8.firstIndex(of: 0x20) else {
+    /// A `requires` line's value: a name, one space, a range.
+    mutating func requirement(_ bytes: ArraySlice<UInt8>, _ line: Int) -> Requirement? {
+      guard let space = bytes.firstIndex(of: 0x20) else {
         problem(
           line, "requires",
           expected: "'requires <name> <range>', like 'requires NotebookKit ^1.0.0'",
-          found: "'requires \(value)'")
+          found: "'requires " + String(decoding: bytes, as: UTF8.self) + "'")
         return nil
       }
-      let name = String(value[..<space])
       do throws(VersionSyntaxError) {
-        let range = try VersionRange(String(value[value.utf8.index(after: space)...]))
-        return Requirement(name: name, range: range, line: line)
+        let range = try VersionRange(utf8: bytes[(space + 1)...])
+        return Requirement(
+          name: String(decoding: bytes[..<space], as: UTF8.self), range: range, line: line)
       } catch {
         problem(line, "requires", "\(error)")
         return nil

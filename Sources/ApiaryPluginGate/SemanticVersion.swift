@@ -25,22 +25,27 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
   /// let version = try SemanticVersion("2.1.0-rc.1")
   /// ```
   public init(_ text: String) throws(VersionSyntaxError) {
+    try self.init(utf8: Array(text.utf8)[...])
+  }
+
+  /// Parses a version's UTF-8 bytes: the load gate parses a descriptor's lines and a range's
+  /// comparators where they lie, without making a `String` of each (BENCHMARKS.md, "Plugins").
+  init(utf8 bytes: ArraySlice<UInt8>) throws(VersionSyntaxError) {
     // One pass over the bytes with index loops: no arrays of ranges, closures or splits, which
     // each cost a metadata instantiation or a page of code the first time a process parses a
     // version (the host's own version, then each plugin's; BENCHMARKS.md, "Plugins").
     func fail(_ reason: String) -> VersionSyntaxError {
-      VersionSyntaxError(input: text, reason: reason)
+      VersionSyntaxError(input: String(decoding: bytes, as: UTF8.self), reason: reason)
     }
-    let bytes = Array(text.utf8)
-    let plus = bytes.firstIndex(of: 0x2b) ?? bytes.count  // "+"
+    let (start, end) = (bytes.startIndex, bytes.endIndex)
+    let plus = bytes.firstIndex(of: 0x2b) ?? end  // "+"
     var dash = plus  // "-"
-    for index in 0..<plus where bytes[index] == 0x2d {
+    for index in start..<plus where bytes[index] == 0x2d {
       dash = index
       break
     }
     let build =
-      plus < bytes.count
-      ? try Self.identifiers(bytes, plus + 1..<bytes.count, what: "build metadata", fail) : []
+      plus < end ? try Self.identifiers(bytes, plus + 1..<end, what: "build metadata", fail) : []
     let preRelease =
       dash < plus ? try Self.identifiers(bytes, dash + 1..<plus, what: "pre-release", fail) : []
     for identifier in preRelease
@@ -52,7 +57,7 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
     var dots = 0
     var firstDot = dash
     var secondDot = dash
-    for index in 0..<dash where bytes[index] == 0x2e {
+    for index in start..<dash where bytes[index] == 0x2e {
       if dots == 0 { firstDot = index } else if dots == 1 { secondDot = index }
       dots += 1
     }
@@ -78,13 +83,14 @@ public struct SemanticVersion: Comparable, Hashable, Sendable, CustomStringConve
       return value
     }
     self.init(
-      try number(0, firstDot, "major"), try number(firstDot + 1, secondDot, "minor"),
+      try number(start, firstDot, "major"), try number(firstDot + 1, secondDot, "minor"),
       try number(secondDot + 1, dash, "patch"), preRelease: preRelease, build: build)
   }
 
   /// The dot-separated identifiers in `range` of `bytes` (at least one, maybe empty).
   private static func identifiers(
-    _ bytes: [UInt8], _ range: Range<Int>, what: String, _ fail: (String) -> VersionSyntaxError
+    _ bytes: ArraySlice<UInt8>, _ range: Range<Int>, what: String,
+    _ fail: (String) -> VersionSyntaxError
   ) throws(VersionSyntaxError) -> [String] {
     var found: [String] = []
     var start = range.lowerBound

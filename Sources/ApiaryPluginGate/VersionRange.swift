@@ -61,50 +61,64 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
   /// let caret = try VersionRange("^1.2.0")
   /// ```
   public init(_ text: String) throws(VersionSyntaxError) {
-    // Strings split by hand: an array of slices or substrings would cost a metadata
-    // instantiation in a fresh process (BENCHMARKS.md, "Plugins").
-    var tokens: [String] = []
-    var start = text.utf8.startIndex
-    while start < text.utf8.endIndex {
-      let stop = text.utf8[start...].firstIndex { $0 == 0x20 || $0 == 0x09 } ?? text.utf8.endIndex
-      if stop > start { tokens.append(String(Substring(text.utf8[start..<stop]))) }
-      start = stop < text.utf8.endIndex ? text.utf8.index(after: stop) : stop
-    }
-    // A loop, not `joined(separator:)`, whose generic path cost tens of microseconds per plugin.
-    var collapsed = ""
-    for token in tokens {
-      if !collapsed.isEmpty { collapsed += " " }
-      collapsed.append(contentsOf: token)
-    }
-    self.text = collapsed
+    try self.init(utf8: Array(text.utf8)[...])
+  }
+
+  /// Parses a range's UTF-8 bytes, as a descriptor's `requires` line holds them. Bytes, not
+  /// substrings: each string view or array type new to a process costs code pages and metadata
+  /// on the first plugin load (BENCHMARKS.md, "Plugins").
+  init(utf8 bytes: ArraySlice<UInt8>) throws(VersionSyntaxError) {
     func fail(_ reason: String) -> VersionSyntaxError {
-      VersionSyntaxError(input: text, reason: reason, isRange: true)
+      VersionSyntaxError(
+        input: String(decoding: bytes, as: UTF8.self), reason: reason, isRange: true)
     }
-    guard !tokens.isEmpty else { throw fail("empty; write '*' for any version") }
+    // The comparators with one space between them: runs of spaces and tabs collapsed, the ends
+    // trimmed.
+    var collapsed: [UInt8] = []
+    for byte in bytes {
+      if byte != 0x20 && byte != 0x09 {
+        collapsed.append(byte)
+      } else if let last = collapsed.last, last != 0x20 {
+        collapsed.append(0x20)
+      }
+    }
+    if collapsed.last == 0x20 { collapsed.removeLast() }
+    text = String(decoding: collapsed, as: UTF8.self)
+    guard !collapsed.isEmpty else { throw fail("empty; write '*' for any version") }
+    var count = 1
+    for byte in collapsed where byte == 0x20 { count += 1 }
     var comparators: [Comparator] = []
-    for (index, token) in tokens.enumerated() {
-      var place: String { tokens.count == 1 ? "" : "comparator \(index + 1) '\(token)': " }
-      if token == "*" {
-        guard tokens.count == 1 else { throw fail("\(place)'*' cannot be combined with bounds") }
+    var (start, position) = (0, 0)
+    while start < collapsed.count {
+      let stop = collapsed[start...].firstIndex(of: 0x20) ?? collapsed.count
+      let token = collapsed[start..<stop]
+      (start, position) = (stop + 1, position + 1)
+      var place: String {
+        count == 1
+          ? "" : "comparator \(position) '\(String(decoding: token, as: UTF8.self))': "
+      }
+      if token.count == 1 && token.first == 0x2a {  // "*"
+        guard count == 1 else { throw fail("\(place)'*' cannot be combined with bounds") }
         continue
       }
-      var body = Substring(token)
+      var body = token
       var sugar: UInt8?
       var op = Comparator.Operator.equal
-      if let first = body.utf8.first, first == 0x5e || first == 0x7e {  // "^", "~"
+      if let first = body.first, first == 0x5e || first == 0x7e {  // "^", "~"
         sugar = first
-        body = Substring(body.utf8.dropFirst())
+        body = body.dropFirst()
       } else if let match = Self.operatorPrefix(of: body) {
         op = match
-        body = Substring(body.utf8.dropFirst(match.rawValue.utf8.count))
+        body = body.dropFirst(match.rawValue.utf8.count)
       }
       guard !body.isEmpty else {
         throw fail(
-          "\(place)operator '\(token)' has no version; write it without a space, like '>=1.2.0'")
+          "\(place)operator '\(String(decoding: token, as: UTF8.self))' has no version; write it"
+            + " without a space, like '>=1.2.0'")
       }
       let version: SemanticVersion
       do {
-        version = try SemanticVersion(String(body))
+        version = try SemanticVersion(utf8: body)
       } catch {
         throw fail("\(place)\(error.reason)")
       }
@@ -116,10 +130,12 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
           : version.minor > 0
             ? SemanticVersion(0, version.minor + 1, 0, preRelease: ["0"])
             : SemanticVersion(0, 0, version.patch + 1, preRelease: ["0"])
-        comparators += [.init(op: .atLeast, version: version), .init(op: .less, version: upper)]
+        comparators.append(.init(op: .atLeast, version: version))
+        comparators.append(.init(op: .less, version: upper))
       case 0x7e:  // "~": up to the next minor version
         let upper = SemanticVersion(version.major, version.minor + 1, 0, preRelease: ["0"])
-        comparators += [.init(op: .atLeast, version: version), .init(op: .less, version: upper)]
+        comparators.append(.init(op: .atLeast, version: version))
+        comparators.append(.init(op: .less, version: upper))
       default:
         comparators.append(.init(op: op, version: version))
       }
@@ -128,8 +144,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The operator `token` starts with, if any: `>=` and `<=` before `>` and `<`.
-  private static func operatorPrefix(of token: Substring) -> Comparator.Operator? {
-    let bytes = token.utf8
+  private static func operatorPrefix(of bytes: ArraySlice<UInt8>) -> Comparator.Operator? {
     guard let first = bytes.first else { return nil }
     let equals = bytes.dropFirst().first == 0x3d
     switch first {

@@ -41,6 +41,13 @@ import Testing
 
   @Test func keepsTheTextItWasGiven() throws {
     #expect(try VersionRange(">=1.0.0   <2.0.0").description == ">=1.0.0 <2.0.0")
+    #expect(try VersionRange(" \t>=1.0.0\t <2.0.0 ").description == ">=1.0.0 <2.0.0")
+    #expect(
+      throws: VersionSyntaxError(
+        input: " \t ", reason: "empty; write '*' for any version", isRange: true)
+    ) {
+      try VersionRange(" \t ")
+    }
   }
 
   @Test func parseErrorsNameTheComparator() {

@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryPluginGate
 import ApiaryProcess
 
 /// Turns manifests into modules whose types the catalog knows: reads them, runs the load gate
@@ -122,7 +123,7 @@ struct ApplicationLoader {
         do {
           try PluginLibrary.open(request.path, declared: accepted, into: catalog)
         } catch {
-          verdict.accepted[request.path] = nil
+          verdict.accepted.remove(request.path)
           verdict.problems.append((request.path, error.description))
         }
       case false:
@@ -203,7 +204,7 @@ struct ApplicationLoader {
   }
 
   /// Module and target types of `module` that its plugin's descriptor does not export.
-  static func undeclaredTypes(_ module: ModuleManifest, _ plugin: AcceptedPlugin)
+  static func undeclaredTypes(_ module: ModuleManifest, _ plugin: PluginDescriptor)
     -> [ManifestProblem]
   {
     var problems: [ManifestProblem] = []
@@ -214,7 +215,7 @@ struct ApplicationLoader {
       problems.append(
         ManifestProblem(
           .typeNotFound, at: location,
-          "module type '\(module.type)' is not exported by plugin '\(plugin.name)'; "
+          "module type '\(module.type)' is not exported by plugin '\(plugin.plugin)'; "
             + "its descriptor exports \(plugin.modules)"))
     }
     for (index, target) in module.targets.enumerated() where !plugin.targets.contains(target.type) {
@@ -223,7 +224,7 @@ struct ApplicationLoader {
       problems.append(
         ManifestProblem(
           .typeNotFound, at: at,
-          "target type '\(target.type)' is not exported by plugin '\(plugin.name)'; "
+          "target type '\(target.type)' is not exported by plugin '\(plugin.plugin)'; "
             + "its descriptor exports \(plugin.targets)"))
     }
     return problems

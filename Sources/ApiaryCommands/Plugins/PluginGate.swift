@@ -98,7 +98,7 @@ enum PluginGate {
         origin: request.origin)
     }
     let (plugins, problems) = LoadGate.check(candidates, host: host)
-    var verdict = PluginVerdict()
+    var verdict = PluginVerdict(accepted: AcceptedPlugins(plugins))
     for plugin in plugins {
       if let built = plugin.descriptor.configuration, built != configuration {
         verdict.notes.append(
@@ -106,9 +106,6 @@ enum PluginGate {
             + " configuration, this host in \(configuration); it loads, but mixed builds measure"
             + " and debug differently")
       }
-      verdict.accepted[plugin.candidate.library] = AcceptedPlugin(
-        name: plugin.descriptor.plugin, version: "\(plugin.descriptor.version)",
-        modules: plugin.descriptor.modules, targets: plugin.descriptor.targets)
     }
     for problem in problems {
       let library = requests.first { $0.origin == problem.origin }?.path ?? problem.file

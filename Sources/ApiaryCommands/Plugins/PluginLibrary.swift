@@ -21,7 +21,7 @@ enum PluginLibrary {
     let description: String
   }
 
-  static func open(_ path: String, declared plugin: AcceptedPlugin, into catalog: TypeCatalog)
+  static func open(_ path: String, declared plugin: PluginDescriptor, into catalog: TypeCatalog)
     throws(LoadError)
   {
     guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {

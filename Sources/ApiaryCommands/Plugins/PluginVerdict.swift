@@ -1,3 +1,5 @@
+import ApiaryPluginGate
+
 /// One plugin library a manifest names, for the load gate.
 struct PluginRequest: Sendable {
   /// The library's path as the host opens it.
@@ -8,17 +10,9 @@ struct PluginRequest: Sendable {
   var origin: String
 }
 
-/// A plugin the gate accepted, with what its descriptor declares.
-struct AcceptedPlugin: Sendable {
-  var name: String
-  var version: String
-  var modules: [String]
-  var targets: [String]
-}
-
 /// The load gate's answer for a set of requests.
 struct PluginVerdict: Sendable {
-  /// Accepted plugins by library path.
+  /// The accepted plugins' descriptors by library path.
   var accepted = AcceptedPlugins()
   /// Every problem, with the library path it refuses.
   var problems: [(library: String, text: String)] = []
@@ -31,27 +25,22 @@ struct PluginVerdict: Sendable {
   }
 }
 
-/// Accepted plugins by library path: `accepted[path]`, `accepted[path] = nil`. Two arrays
-/// searched, not a dictionary: a verdict holds a few plugins, and a dictionary type new to the
-/// process costs a metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
+/// The descriptors of accepted plugins by library path: `accepted[path]`,
+/// `accepted.remove(path)`. The gate's own array, searched: a verdict holds a few plugins, and a
+/// dictionary, or an array of another element type, is a type new to the process, which costs a
+/// metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
 struct AcceptedPlugins: Sendable {
-  private var paths: [String] = []
-  private var plugins: [AcceptedPlugin] = []
+  private var plugins: [GatedPlugin]
 
-  subscript(path: String) -> AcceptedPlugin? {
-    get { paths.firstIndex(of: path).map { plugins[$0] } }
-    set {
-      if let index = paths.firstIndex(of: path) {
-        if let newValue {
-          plugins[index] = newValue
-        } else {
-          paths.remove(at: index)
-          plugins.remove(at: index)
-        }
-      } else if let newValue {
-        paths.append(path)
-        plugins.append(newValue)
-      }
-    }
+  init(_ plugins: [GatedPlugin] = []) { self.plugins = plugins }
+
+  subscript(path: String) -> PluginDescriptor? {
+    for plugin in plugins where plugin.candidate.library == path { return plugin.descriptor }
+    return nil
+  }
+
+  /// No longer accepts the library at `path`.
+  mutating func remove(_ path: String) {
+    plugins.removeAll { $0.candidate.library == path }
   }
 }
