@@ -165,8 +165,7 @@ final class ByteFile {
   /// Reads `count` bytes at `offset` into `base`.
   private func fill(
     _ base: UnsafeMutableRawPointer, offset: Int, count: Int, what: @autoclosure () -> String
-  ) throws(PluginProblem)
-  {
+  ) throws(PluginProblem) {
     var done = 0
     while done < count {
       let got = pread(descriptor, base + done, count - done, off_t(offset + done))
