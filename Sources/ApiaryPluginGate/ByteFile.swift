@@ -104,6 +104,10 @@ final class ByteFile {
       }
       if let failure { throw failure }
     } else {
+      // A larger file's ranges are arrays of their own: the spare buffer, dropped here, hands
+      // its pages, touched by an earlier run, to the allocator those arrays come from (about
+      // 25 µs of NotesPlugin and its contract library after another plugin; BENCHMARKS.md).
+      if headSize > 0 { _ = Self.spare.take() }
       head = try readFresh(offset: 0, count: first, what: "data")
     }
     headCount = first
@@ -182,7 +186,8 @@ final class ByteFile {
 
   /// The one buffer kept for the next small file, so that a plugin after the first is read into
   /// memory the process has touched already: a fresh buffer's pages fault in on first touch, a
-  /// few microseconds each on a VM (BENCHMARKS.md, "Plugins").
+  /// few microseconds each on a VM (BENCHMARKS.md, "Plugins"). A larger file drops it, for its
+  /// ranges to reuse those pages.
   private static let spare = SpareBuffer()
 
   /// Keeps `buffer` (a ``wholeFileBuffer``) for the next small file, unless one is kept already.
