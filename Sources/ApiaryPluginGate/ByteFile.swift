@@ -104,6 +104,10 @@ final class ByteFile {
       }
       if let failure { throw failure }
     } else {
+      // A larger file's ranges are arrays of their own: the spare buffer, dropped here, hands
+      // its pages, touched by an earlier run, to the allocator those arrays come from (about
+      // 25 µs of NotesPlugin and its contract library after another plugin; BENCHMARKS.md).
+      if headSize > 0 { _ = Self.spare.take() }
       head = try readFresh(offset: 0, count: first, what: "data")
     }
     headCount = first
@@ -120,34 +124,39 @@ final class ByteFile {
     if offset >= 0, count >= 0, offset <= headCount, count <= headCount - offset {
       return head[offset..<offset + count]
     }
-    let what = what()
-    try checkRange(offset: offset, count: count, what: what)
-    return try readFresh(offset: offset, count: count, what: what)[...]
+    try checkRange(offset: offset, count: count, what: what())
+    return try readFresh(offset: offset, count: count, what: what())[...]
   }
 
-  private func checkRange(offset: Int, count: Int, what: String) throws(PluginProblem) {
+  /// Throws when `count` bytes at `offset` are not all in the file or are too many to read;
+  /// `what` (the range's name in the problem) is made only then.
+  private func checkRange(offset: Int, count: Int, what: @autoclosure () -> String)
+    throws(PluginProblem)
+  {
     guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
       throw PluginProblem(
-        .malformedELF, file: path, field: what,
+        .malformedELF, file: path, field: what(),
         expected: "a range inside the file (\(size) bytes)",
         found: "\(count) bytes at offset \(offset)")
     }
     guard count <= Self.maximumRead else {
       throw PluginProblem(
-        .malformedELF, file: path, field: what, expected: "at most \(Self.maximumRead) bytes",
+        .malformedELF, file: path, field: what(), expected: "at most \(Self.maximumRead) bytes",
         found: "\(count) bytes")
     }
   }
 
   /// `count` bytes at `offset` (checked by ``checkRange(offset:count:what:)``), read now into
   /// a new array.
-  private func readFresh(offset: Int, count: Int, what: String) throws(PluginProblem) -> [UInt8] {
+  private func readFresh(offset: Int, count: Int, what: @autoclosure () -> String)
+    throws(PluginProblem) -> [UInt8]
+  {
     var failure: PluginProblem?
     // Uninitialized: the reads fill it, and zeroing it first was a measurable part of a load.
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       guard let base = buffer.baseAddress else { return }
       do throws(PluginProblem) {
-        try fill(UnsafeMutableRawPointer(base), offset: offset, count: count, what: what)
+        try fill(UnsafeMutableRawPointer(base), offset: offset, count: count, what: what())
         initialized = count
       } catch {
         failure = error
@@ -158,9 +167,9 @@ final class ByteFile {
   }
 
   /// Reads `count` bytes at `offset` into `base`.
-  private func fill(_ base: UnsafeMutableRawPointer, offset: Int, count: Int, what: String)
-    throws(PluginProblem)
-  {
+  private func fill(
+    _ base: UnsafeMutableRawPointer, offset: Int, count: Int, what: @autoclosure () -> String
+  ) throws(PluginProblem) {
     var done = 0
     while done < count {
       let got = pread(descriptor, base + done, count - done, off_t(offset + done))
@@ -168,7 +177,7 @@ final class ByteFile {
       guard got > 0 else {
         let reason = got < 0 ? Self.describe(errno) : "the file ended early"
         throw PluginProblem(
-          .unreadable, file: path, message: "cannot read \(what): \(reason)",
+          .unreadable, file: path, message: "cannot read \(what()): \(reason)",
           hint: "was the file changed while it was read?")
       }
       done += got
@@ -177,7 +186,8 @@ final class ByteFile {
 
   /// The one buffer kept for the next small file, so that a plugin after the first is read into
   /// memory the process has touched already: a fresh buffer's pages fault in on first touch, a
-  /// few microseconds each on a VM (BENCHMARKS.md, "Plugins").
+  /// few microseconds each on a VM (BENCHMARKS.md, "Plugins"). A larger file drops it, for its
+  /// ranges to reuse those pages.
   private static let spare = SpareBuffer()
 
   /// Keeps `buffer` (a ``wholeFileBuffer``) for the next small file, unless one is kept already.

@@ -4,7 +4,7 @@
 ///
 /// Every offset and count is checked against the file, so a truncated or damaged file gives a
 /// ``PluginProblem`` rather than a crash. Of a library over 64 KiB only the headers and the
-/// sections below are read (`.dynsym` and its strings, `.dynamic` and its strings, `.comment`,
+/// sections below are read (`.dynsym` and its strings, `.dynamic` and its strings,
 /// `apiary_plugin`); a smaller one is read whole, in one system call.
 ///
 /// ```swift
@@ -37,10 +37,6 @@ public struct ELFImage: Sendable {
     forEachDynamicString(tagged: 14) { soname = String(decoding: $0, as: UTF8.self) }
     return soname
   }
-  /// The strings in `.comment` (which compilers and linkers built the file).
-  public var comment: [String] {
-    (commentBytes ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-  }
   /// The dynamic symbol table.
   let symbols: DynamicSymbols
   /// The file's device and inode.
@@ -50,7 +46,6 @@ public struct ELFImage: Sendable {
   // The sections read, each its own property (a dictionary by name cost a generic metadata
   // instantiation per fresh process), and each a slice of the one buffer a small file is read
   // into (a copy each cost an allocation; BENCHMARKS.md, "Plugins").
-  private let commentBytes: ArraySlice<UInt8>?
   private let dynamicSymbolBytes: ArraySlice<UInt8>?
   private let dynamicBytes: ArraySlice<UInt8>?
   /// The string table of `.dynamic` (usually `.dynsym`'s too).
@@ -76,7 +71,6 @@ public struct ELFImage: Sendable {
     identity = file.identity
     sectionNameTable = layout.names
     sectionTable = layout.table
-    commentBytes = try layout.contents(ofSection: layout.comment)
     descriptorBytes = try layout.contents(ofSection: layout.descriptor)
     var dynamicSymbolStrings: (link: Int, bytes: ArraySlice<UInt8>) = (-1, [])
     if layout.dynamicSymbols >= 0 {
@@ -118,8 +112,7 @@ public struct ELFImage: Sendable {
   /// Whether the file is a shared library (`ET_DYN`), the only kind the host can load.
   public var isSharedObject: Bool { fileType == ELFLayout.sharedObjectType }
 
-  /// The contents of a section this image read (`apiary_plugin`, `.comment`, `.dynsym`,
-  /// `.dynamic`), or `nil` when the file has no such section.
+  /// The contents of a section this image read (`apiary_plugin`, `.dynsym`, `.dynamic`), or `nil` when the file has no such section.
   ///
   /// ```swift
   /// let descriptorBytes = image.section(named: "apiary_plugin")
@@ -128,7 +121,6 @@ public struct ELFImage: Sendable {
     let bytes: ArraySlice<UInt8>? =
       switch name {
       case PluginDescriptor.sectionName: descriptorBytes
-      case ".comment": commentBytes
       case ".dynsym": dynamicSymbolBytes
       case ".dynamic": dynamicBytes
       default: nil

@@ -35,9 +35,8 @@ struct ELFLayout {
   let sectionCount: Int
   /// The section name table (`e_shstrndx`), empty when there is none.
   let names: ArraySlice<UInt8>
-  /// The header indices of the first `.comment`, `apiary_plugin`, `SHT_DYNSYM` and
-  /// `SHT_DYNAMIC` sections, -1 for none: the sections the gate reads, found in one pass.
-  let comment: Int
+  /// The header indices of the first `apiary_plugin`, `SHT_DYNSYM` and `SHT_DYNAMIC` sections,
+  /// -1 for none: the sections the gate reads, found in one pass.
   let descriptor: Int
   let dynamicSymbols: Int
   let dynamic: Int
@@ -73,19 +72,18 @@ struct ELFLayout {
     type = header.u16(16)
     machine = ELFMachine(rawValue: header.u16(18))
     (table, sectionCount, names) = try Self.readSections(file, header: header)
-    var found = (comment: -1, descriptor: -1, dynamicSymbols: -1, dynamic: -1)
+    var found = (descriptor: -1, dynamicSymbols: -1, dynamic: -1)
     for index in 0..<sectionCount {
       let base = index * 64
       let type = table.u32(base + 4)
       if type == Self.dynamicSymbolType && found.dynamicSymbols < 0 { found.dynamicSymbols = index }
       if type == Self.dynamicType && found.dynamic < 0 { found.dynamic = index }
       let name = Int(table.u32(base))
-      if found.comment < 0 && names.hasCString(".comment", at: name) { found.comment = index }
       if found.descriptor < 0 && names.hasCString(PluginDescriptor.sectionName, at: name) {
         found.descriptor = index
       }
     }
-    (comment, descriptor, dynamicSymbols, dynamic) = found
+    (descriptor, dynamicSymbols, dynamic) = found
   }
 
   /// Section header `index` (below ``sectionCount``).

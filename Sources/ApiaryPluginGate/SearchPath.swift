@@ -86,9 +86,11 @@ struct SearchPath {
     }
   }
 
-  /// `/a/b` for `/a/b/libX.so`, `/` for `/libX.so`, `.` for `libX.so`.
+  /// `/a/b` for `/a/b/libX.so`, `/` for `/libX.so`, `.` for `libX.so`. Decoded from the bytes,
+  /// not made through `Substring`, which can be the first of a process (about 11 µs).
   static func directory(of path: String) -> String {
     guard let slash = path.utf8.lastIndex(of: 0x2f) else { return "." }
-    return slash == path.utf8.startIndex ? "/" : String(Substring(path.utf8[..<slash]))
+    return slash == path.utf8.startIndex
+      ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
   }
 }
