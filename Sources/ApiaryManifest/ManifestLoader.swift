@@ -402,8 +402,10 @@ package struct ManifestLoader: Sendable {
       }
       files.append((name, entry.pointee.d_type == UInt8(DT_REG)))
     }
+    // The directory's part of every path, made once: each path is then one allocation.
+    let prefix = join(path, "")
     return files.sorted { $0.name < $1.name }.map { name, isRegular in
-      ModuleFiles.File(path: join(path, name), name: name, isRegular: isRegular)
+      ModuleFiles.File(path: prefix + name, name: name, isRegular: isRegular)
     }
   }
 
