@@ -1,3 +1,5 @@
+import Foundation
+
 /// Values that module files repeat from module to module (type and protocol names, activation
 /// events), kept while a directory of module files is decoded, so each module shares the first
 /// equal value instead of allocating its own: later passes over thousands of manifests then
@@ -18,9 +20,12 @@ final class RepeatedValues {
 
   /// An earlier string spelt `utf8`, or nil.
   func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
-    for string in strings
-    where string.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(utf8) }) == true {
-      return string
+    for string in strings where string.utf8.count == utf8.count {
+      let same = string.utf8.withContiguousStorageIfAvailable { stored in
+        guard let stored = stored.baseAddress, let bytes = utf8.baseAddress else { return false }
+        return memcmp(stored, bytes, utf8.count) == 0
+      }
+      if same == true { return string }
     }
     return nil
   }
