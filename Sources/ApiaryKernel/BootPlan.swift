@@ -11,6 +11,8 @@ import ApiarySupport
 package struct BootPlan: Sendable {
   /// Enabled modules in boot order.
   package let modules: [ModuleManifest]
+  /// Whether any of them is lazy (or background), found while ordering them.
+  private let hasLazyModules: Bool
 
   /// Orders the enabled modules of `manifests`; disabled modules are left out.
   package init(modules manifests: [ModuleManifest]) throws(PlanError) {
@@ -26,9 +28,11 @@ package struct BootPlan: Sendable {
     var edges: [(from: Int, to: Int)] = []
     edges.reserveCapacity(2 * manifests.count)
     var later: [(dependent: Int, dependency: String)] = []
+    var hasLazyModules = false
     for position in manifests.indices {
       let module = manifests[position]
       guard module.isEnabled else { continue }
+      hasLazyModules = hasLazyModules || module.isLazy
       let dependent = enabled.count
       guard index.updateValue(dependent, forKey: module.name) == nil else {
         throw .duplicateModule(module.name)
@@ -73,6 +77,7 @@ package struct BootPlan: Sendable {
       let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { manifests[enabled[$0]].name }
       throw .cycle(among: stuck)
     }
+    self.hasLazyModules = hasLazyModules
     self.modules = [ModuleManifest](unsafeUninitializedCapacity: placed) { buffer, count in
       for (at, position) in enabled.enumerated() {
         buffer.initializeElement(at: place[at], to: manifests[position])
@@ -97,7 +102,7 @@ package struct BootPlan: Sendable {
   /// stays dormant at boot (see ``dormantModules()``): one pass over the plan
   /// for a caller that also reads each module.
   package func walkBackwards(_ body: (ModuleManifest, _ isDormant: Bool) -> Void) {
-    let anyLazy = modules.contains(where: \.isLazy)
+    let anyLazy = hasLazyModules
     var needed = Set<String>()
     // Dependents come after their dependencies, so walking backwards sees every module's
     // dependents before the module itself.

@@ -139,7 +139,14 @@ public final class EventBus: Sendable {
   package func rank(_ owners: [String]) {
     storage.state.withLock { state in
       state.placeAll()
-      state.ranks = Dictionary(owners.enumerated().map { ($1, $0) }) { first, _ in first }
+      // Built in place, without a list of pairs in between; an owner listed twice keeps its
+      // first rank.
+      var ranks: [String: Int] = [:]
+      ranks.reserveCapacity(owners.count)
+      for (rank, owner) in owners.enumerated() {
+        if let first = ranks.updateValue(rank, forKey: owner) { ranks[owner] = first }
+      }
+      state.ranks = ranks
       for key in Array(state.byEvent.keys) {
         guard var list = state.byEvent[key] else { continue }
         for index in list.indices {

@@ -20,10 +20,13 @@ import ApiarySupport
 /// }  // [a]
 /// ```
 extension JSONParser {
+  /// With `repeated`, values repeated across modules are shared (see ``RepeatedValues``).
   static func decodeModuleFile(
-    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits
+    _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
+    repeated: RepeatedValues? = nil
   ) -> [ModuleManifest]? {
     var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), file: file, limits: limits)
+    parser.repeated = repeated
     return try? parser.moduleFile()
   }
 
@@ -129,7 +132,7 @@ extension JSONParser {
       seen |= 1 << key.rawValue
       switch key {
       case .name: name = try parser.identifier()
-      case .type: type = try parser.string()
+      case .type: type = try parser.repeatedString()
       case .level: level = try parser.enumValue()
       case .priority:
         guard case .int(let value) = try parser.number() else { throw parser.declined }
@@ -160,7 +163,9 @@ extension JSONParser {
         }
         sha256 = digest.lowercased()
       case .activation: activation = try parser.enumValue()
-      case .activationEvents: activationEvents = try parser.strings(depth: 3)
+      case .activationEvents:
+        let events = try parser.strings(depth: 3)
+        activationEvents = parser.repeated?.list(events) ?? events
       case .placement: placement = try parser.enumValue()
       case .targets:
         targets = try parser.list(depth: 3, path + ".targets") {
@@ -201,9 +206,9 @@ extension JSONParser {
     var rank: Int?
     try object(depth: 4) { (parser, key) throws(ManifestProblem) in
       if Self.equals(key, "protocol"), protocolName == nil {
-        protocolName = try parser.string()
+        protocolName = try parser.repeatedString()
       } else if Self.equals(key, "implementation"), implementation == nil {
-        implementation = try parser.string()
+        implementation = try parser.repeatedString()
       } else if Self.equals(key, "name"), name == nil {
         name = try parser.string()
       } else if Self.equals(key, "scope"), scope == nil {
@@ -237,7 +242,7 @@ extension JSONParser {
     try object(depth: 4) { (parser, key: TargetKey) throws(ManifestProblem) in
       switch key {
       case .name: name = try parser.identifier()
-      case .type: type = try parser.string()
+      case .type: type = try parser.repeatedString()
       case .actions:
         actions = try parser.list(depth: 5, path + ".actions") {
           (parser, path) throws(ManifestProblem) in
@@ -448,6 +453,28 @@ extension JSONParser {
     try counted()
     guard current == UInt8(ascii: "\"") else { throw declined }
     return try parseString()
+  }
+
+  /// A string that modules repeat (a type or protocol name): an earlier one with the same
+  /// plain ASCII spelling when ``repeated`` has it, without making another.
+  private mutating func repeatedString() throws(ManifestProblem) -> String {
+    guard let repeated, current == UInt8(ascii: "\"") else { return try string() }
+    var end = index + 1
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] >= 0x20,
+      bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\")
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+      let earlier = repeated.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
+    {
+      try counted()
+      index = end + 1
+      return earlier
+    }
+    let text = try string()
+    repeated.keep(text)
+    return text
   }
 
   /// A name the tree's ``ManifestDecoder/isIdentifier(_:)`` accepts.

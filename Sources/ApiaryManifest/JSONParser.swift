@@ -45,6 +45,8 @@ struct JSONParser {
   var lineStart = 0
   /// UTF-8 continuation bytes already passed on the current line, so columns count scalars.
   var continuationBytesOnLine = 0
+  /// Where a module file's decoder shares values repeated across modules; nil for none.
+  var repeated: RepeatedValues?
 
   init(bytes: UnsafeBufferPointer<UInt8>, file: String, limits: ManifestLimits) {
     self.bytes = bytes

@@ -142,15 +142,17 @@ package struct ManifestLoader: Sendable {
   }
 
   /// Appends the modules of the module file `bytes`, and its problems in document order, to
-  /// `set` (whose files it leaves as they are).
+  /// `set` (whose files it leaves as they are). With `repeated`, values repeated across the
+  /// modules of several files are shared (see ``RepeatedValues``).
   static func decodeModules(
     _ bytes: UnsafeRawBufferPointer, file: String, limits: ManifestLimits,
-    into set: inout ManifestSet
+    repeated: RepeatedValues? = nil, into set: inout ManifestSet
   ) {
     // A valid JSON file is decoded from the parser's tokens; any other is parsed into the
     // positioned tree, whose decoding reports every problem.
     if file.hasSuffix(".json"), bytes.count <= limits.fileSize,
-      let modules = JSONParser.decodeModuleFile(bytes, file: file, limits: limits)
+      let modules = JSONParser.decodeModuleFile(
+        bytes, file: file, limits: limits, repeated: repeated)
     {
       set.modules += modules
       return
@@ -400,8 +402,10 @@ package struct ManifestLoader: Sendable {
       }
       files.append((name, entry.pointee.d_type == UInt8(DT_REG)))
     }
+    // The directory's part of every path, made once: each path is then one allocation.
+    let prefix = join(path, "")
     return files.sorted { $0.name < $1.name }.map { name, isRegular in
-      ModuleFiles.File(path: join(path, name), name: name, isRegular: isRegular)
+      ModuleFiles.File(path: prefix + name, name: name, isRegular: isRegular)
     }
   }
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// The module files one `modules` entry of the application manifest stands for, read and
 /// decoded in file order: each file opened relative to its directory (the kernel then looks up
-/// one name, not the whole path) and read into one buffer reused from file to file.
+/// one name, not the whole path) and read into one buffer reused from file to file, the values
+/// modules repeat shared across the files (``RepeatedValues``).
 ///
 /// ```swift
 /// var set = ManifestSet()
@@ -30,6 +31,7 @@ struct ModuleFiles: Sendable {
     let listing = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     defer { if listing >= 0 { close(listing) } }
     var buffer: [UInt8] = []
+    let repeated = RepeatedValues()
     set.modules.reserveCapacity(set.modules.count + files.count)
     for file in files {
       let at = listing >= 0 ? file.name.map { (listing, $0) } : nil
@@ -43,7 +45,7 @@ struct ModuleFiles: Sendable {
         buffer.withUnsafeBytes { bytes in
           ManifestLoader.decodeModules(
             UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file.path, limits: limits,
-            into: &set)
+            repeated: repeated, into: &set)
         }
       }
     }

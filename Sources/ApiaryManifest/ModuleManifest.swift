@@ -187,32 +187,36 @@ package struct ModuleManifest: Sendable, Hashable {
   ) {
     self.storage = Storage(
       Fields(
-        name: name, type: type, level: level, priority: priority, dependencies: dependencies,
-        isAsync: isAsync, startTimeout: startTimeout, isEnabled: isEnabled, isOptional: isOptional,
-        config: config, services: services, targets: targets, plugin: plugin, source: source,
-        activation: activation, activationEvents: activationEvents, placement: placement,
-        command: command, restart: restart, healthCheck: healthCheck))
+        name: name, type: type, dependencies: dependencies, services: services,
+        targets: targets, activationEvents: activationEvents, priority: priority, level: level,
+        activation: activation, placement: placement, isEnabled: isEnabled,
+        isOptional: isOptional, isAsync: isAsync, startTimeout: startTimeout, config: config,
+        plugin: plugin, source: source, command: command, restart: restart,
+        healthCheck: healthCheck))
   }
 
-  /// Every field of a manifest, stored once in a ``Storage``.
+  /// Every field of a manifest, stored once in a ``Storage``. The fields boot reads for every
+  /// module come first, so its passes over thousands of manifests touch one or two cache lines
+  /// of each instead of the whole object; those read for a module that runs or has a problem
+  /// follow.
   private struct Fields: Sendable, Hashable {
     var name: String
     var type: String
-    var level: Level
-    var priority: Int
     var dependencies: [String]
-    var isAsync: Bool
-    var startTimeout: Double
-    var isEnabled: Bool
-    var isOptional: Bool
-    var config: [String: JSONValue]
     var services: [ServiceManifest]
     var targets: [TargetManifest]
+    var activationEvents: [String]
+    var priority: Int
+    var level: Level
+    var activation: Activation
+    var placement: Placement
+    var isEnabled: Bool
+    var isOptional: Bool
+    var isAsync: Bool
+    var startTimeout: Double
+    var config: [String: JSONValue]
     var plugin: PluginReference?
     var source: SourceLocation?
-    var activation: Activation
-    var activationEvents: [String]
-    var placement: Placement
     var command: [String]?
     var restart: RestartPolicy
     var healthCheck: HealthCheckManifest?

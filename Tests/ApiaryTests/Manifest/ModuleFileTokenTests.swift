@@ -156,10 +156,13 @@ struct ModuleFileTokenTests {
     }
   }
 
-  static func fromTokens(_ text: String, limits: ManifestLimits = .default) -> [ModuleManifest]? {
+  static func fromTokens(
+    _ text: String, limits: ManifestLimits = .default, repeated: RepeatedValues? = nil
+  ) -> [ModuleManifest]? {
     var text = text
     return text.withUTF8 { bytes in
-      JSONParser.decodeModuleFile(UnsafeRawBufferPointer(bytes), file: "dir/m.json", limits: limits)
+      JSONParser.decodeModuleFile(
+        UnsafeRawBufferPointer(bytes), file: "dir/m.json", limits: limits, repeated: repeated)
     }
   }
 
@@ -169,6 +172,10 @@ struct ModuleFileTokenTests {
     #expect(tree.problems.isEmpty)
     let modules = try #require(Self.fromTokens(text))
     #expect(modules == tree.modules)
+    // Decoded again sharing the values repeated across files, as loading a directory does: the
+    // second time, every repeated value is an earlier one.
+    let repeated = RepeatedValues()
+    for _ in 0..<2 { #expect(Self.fromTokens(text, repeated: repeated) == tree.modules) }
     #expect(modules.map(\.source) == tree.modules.map(\.source))
     #expect(
       modules.map { $0.services.map(\.source) } == tree.modules.map { $0.services.map(\.source) })
@@ -225,6 +232,10 @@ struct ModuleFileTokenTests {
     limits.values = 5
     let text = Self.valid[0]
     #expect(Self.fromTokens(text, limits: limits) == nil)
+    // A value shared with an earlier file counts as any other.
+    let repeated = RepeatedValues()
+    #expect(Self.fromTokens(text, repeated: repeated) != nil)
+    #expect(Self.fromTokens(text, limits: limits, repeated: repeated) == nil)
     #expect(Self.fromTree(text, limits: limits).problems.map(\.kind) == [.limitExceeded])
   }
 
@@ -256,6 +267,8 @@ struct ModuleFileTokenTests {
       "\"restart\"", "\"placement\"", "\"process\"", "\"command\"", "\"timeout\"", "\"é\"",
     ].map { Array($0.utf8) }
     var (accepted, disagreements) = (0, [String]())
+    // Shared by every edited file, so values that differ by a byte meet in it.
+    let repeated = RepeatedValues()
     for original in (Self.valid + Self.sampleFiles).map({ Array($0.utf8) }) {
       for _ in 0..<1000 {
         var bytes = original
@@ -271,7 +284,8 @@ struct ModuleFileTokenTests {
           if bytes.isEmpty { bytes = original }
         }
         let tokens = bytes.withUnsafeBytes {
-          JSONParser.decodeModuleFile($0, file: "dir/m.json", limits: .default)
+          JSONParser.decodeModuleFile(
+            $0, file: "dir/m.json", limits: .default, repeated: repeated)
         }
         guard let tokens else { continue }
         accepted += 1
