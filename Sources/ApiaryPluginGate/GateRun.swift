@@ -23,9 +23,11 @@ struct GateRun {
       path: String, subject: String?, origin: String, image: ELFImage?,
       problems: [PluginProblem], isCandidate: Bool
     ) {
+      // Parsed from the stored image: `image` read before it is stored is a copy of it.
+      self.image = image
       let descriptor: PluginDescriptor?
       let found: [PluginProblem]
-      if let section = image?.descriptorBytes {
+      if let section = self.image?.descriptorBytes {
         (descriptor, found) = PluginDescriptor.parse(section, file: path)
       } else {
         (descriptor, found) = (nil, [])
@@ -33,7 +35,6 @@ struct GateRun {
       self.path = path
       if let subject { self.subject = subject } else { self.subject = descriptor?.plugin }
       self.origin = origin
-      self.image = image
       self.descriptor = descriptor
       self.problems = problems
       self.isCandidate = isCandidate
