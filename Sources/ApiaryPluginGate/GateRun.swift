@@ -18,7 +18,9 @@ struct GateRun {
     var isCandidate: Bool
 
     /// Parses `image`'s descriptor, if it has one; the subject is the descriptor's plugin name
-    /// when `subject` is nil.
+    /// when `subject` is nil. Not inlined: a candidate's and a contract library's reading share
+    /// its code, which a fresh process pages in once (BENCHMARKS.md, "Plugins").
+    @inline(never)
     init(
       path: String, subject: String?, origin: String, image: ELFImage?,
       problems: [PluginProblem], isCandidate: Bool
