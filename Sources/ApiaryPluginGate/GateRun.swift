@@ -5,26 +5,42 @@ struct GateRun {
   /// `DT_NEEDED`. A class, so the checks update it in place instead of copying its image.
   final class Library {
     let path: String
-    var subject: String?
+    /// Constants set once: a `var` optional starts as `nil`, and setting it destroys that `nil`
+    /// through the optional's metadata, new to a fresh process (BENCHMARKS.md, "Plugins").
+    let subject: String?
     let origin: String
     let image: ELFImage?
-    var descriptor: PluginDescriptor?
+    let descriptor: PluginDescriptor?
     var problems: [PluginProblem]
     /// Contract libraries it needs, directly or not, in the order the loader opens them.
     var contracts: [Int] = []
     /// Whether a manifest names it (then it is checked as a plugin), else found as a contract.
     var isCandidate: Bool
 
+    /// Parses `image`'s descriptor, if it has one; the subject is the descriptor's plugin name
+    /// when `subject` is nil. Not inlined: a candidate's and a contract library's reading share
+    /// its code, which a fresh process pages in once (BENCHMARKS.md, "Plugins").
+    @inline(never)
     init(
       path: String, subject: String?, origin: String, image: ELFImage?,
       problems: [PluginProblem], isCandidate: Bool
     ) {
-      self.path = path
-      self.subject = subject
-      self.origin = origin
+      // Parsed from the stored image: `image` read before it is stored is a copy of it.
       self.image = image
+      let descriptor: PluginDescriptor?
+      let found: [PluginProblem]
+      if let section = self.image?.descriptorBytes {
+        (descriptor, found) = PluginDescriptor.parse(section, file: path)
+      } else {
+        (descriptor, found) = (nil, [])
+      }
+      self.path = path
+      if let subject { self.subject = subject } else { self.subject = descriptor?.plugin }
+      self.origin = origin
+      self.descriptor = descriptor
       self.problems = problems
       self.isCandidate = isCandidate
+      self.problems += found.map(annotate)
     }
 
     var isContract: Bool { !isCandidate || (descriptor?.isContractLibrary ?? false) }
@@ -187,16 +203,7 @@ struct GateRun {
 
   private mutating func add(_ library: Library) -> Int {
     libraries.append(library)
-    let index = libraries.count - 1
-    if let image = library.image {
-      if let section = image.descriptorBytes {
-        let (descriptor, found) = PluginDescriptor.parse(section, file: library.path)
-        libraries[index].descriptor = descriptor
-        if library.subject == nil { libraries[index].subject = descriptor?.plugin }
-        libraries[index].problems += found.map(libraries[index].annotate)
-      }
-    }
-    return index
+    return libraries.count - 1
   }
 
   /// The contract libraries the loader opens with library `root`, breadth first like `ld.so`.

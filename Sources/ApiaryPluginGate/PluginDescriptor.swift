@@ -94,10 +94,13 @@ public struct PluginDescriptor: Sendable, Hashable {
     descriptor: PluginDescriptor?, problems: [PluginProblem]
   ) {
     var parser = Parser(file: file)
-    return parser.parse(section)
+    guard let text = parser.parse(section) else { return (nil, parser.problems) }
+    return (try? PluginDescriptor(&parser, text: text), parser.problems)
   }
 
-  private init(_ parser: Parser, text: String) throws(Missing) {
+  /// Takes the parser's arrays over: copies of them go through their metadata, new to a fresh
+  /// process (BENCHMARKS.md, "Plugins").
+  private init(_ parser: inout Parser, text: String) throws(Missing) {
     guard let format = parser.format, parser.parsedVersions == 3,
       let abi = parser.value(2), let compiler = parser.value(3), let triple = parser.value(4),
       let plugin = parser.value(5)
@@ -109,15 +112,22 @@ public struct PluginDescriptor: Sendable, Hashable {
     self.abi = abi
     self.compiler = compiler
     self.triple = triple
-    modules = parser.modules
-    targets = parser.targets
-    requires = parser.requires
+    modules = Self.take(&parser.modules)
+    targets = Self.take(&parser.targets)
+    requires = Self.take(&parser.requires)
     self.text = text
-    keyLines = parser.lines
     configuration = parser.value(7)
+    keyLines = Self.take(&parser.lines)
   }
 
   private struct Missing: Error {}
+
+  /// `array`'s elements, leaving it empty.
+  private static func take<Element>(_ array: inout [Element]) -> [Element] {
+    var taken: [Element] = []
+    swap(&taken, &array)
+    return taken
+  }
 
   /// Reads the descriptor's bytes line by line, without per-character string work.
   private struct Parser {
@@ -160,12 +170,13 @@ public struct PluginDescriptor: Sendable, Hashable {
           expected: expected, found: found, hint: hint))
     }
 
-    mutating func parse(_ section: ArraySlice<UInt8>) -> (PluginDescriptor?, [PluginProblem]) {
+    /// Reads every line; returns the text, or nil when the section is not a descriptor text.
+    mutating func parse(_ section: ArraySlice<UInt8>) -> String? {
       guard let end = section.firstIndex(of: 0, in: section.indices) else {
         problem(
           nil, PluginDescriptor.sectionName, "the descriptor is not NUL-terminated",
           hint: "write it with the APIARY_PLUGIN macro of ApiaryPlugin.h")
-        return (nil, problems)
+        return nil
       }
       if section[(end + 1)...].contains(where: { $0 != 0 }) {
         problem(
@@ -180,7 +191,7 @@ public struct PluginDescriptor: Sendable, Hashable {
       guard section[..<end].allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(section[..<end])
       else {
         problem(nil, PluginDescriptor.sectionName, "the descriptor is not valid UTF-8")
-        return (nil, problems)
+        return nil
       }
       var start = section.startIndex
       var line = 0
@@ -198,7 +209,7 @@ public struct PluginDescriptor: Sendable, Hashable {
             ? "add it to the plugin's APIARY_PLUGIN text"
             : "written by ApiaryPlugin.h; build the plugin with Apiary's header")
       }
-      return (try? PluginDescriptor(self, text: text), problems)
+      return text
     }
 
     /// One line: `key value`, with exactly one space after the key.
