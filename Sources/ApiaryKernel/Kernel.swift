@@ -130,12 +130,23 @@ public actor Kernel {
   // MARK: One change at a time
 
   /// Waits until no other change is in progress; pair with ``endChange()``.
+  ///
+  /// Each continuation body below checks its condition again: entering
+  /// `withCheckedContinuation` can suspend, so other kernel jobs may run between the check
+  /// before it and its body. Here the change in progress may have ended meanwhile, and a
+  /// continuation queued after that would wait for an `endChange()` that never comes
+  /// (`markFailed` ending just as `shutdown()` began hung `apiary run`).
   private func beginChange() async {
     guard busy else {
       busy = true
       return
     }
     await withCheckedContinuation { continuation in
+      guard busy else {
+        busy = true
+        continuation.resume()
+        return
+      }
       waiting.append(continuation)
       let count = waiting.count
       queueWatchers.removeAll { watcher in
@@ -150,7 +161,14 @@ public actor Kernel {
   /// make a request arrive while another is in progress, without sleeping.
   package func queued(_ count: Int) async {
     guard waiting.count < count else { return }
-    await withCheckedContinuation { queueWatchers.append((count, $0)) }
+    await withCheckedContinuation { continuation in
+      // Checked again: see `beginChange()`.
+      if waiting.count < count {
+        queueWatchers.append((count, continuation))
+      } else {
+        continuation.resume()
+      }
+    }
   }
 
   /// Hands the kernel to the next waiting change, in arrival order.
@@ -833,7 +851,14 @@ public actor Kernel {
   /// Tests use it to make first triggers race without sleeping.
   package func joined(_ name: String, _ count: Int) async {
     guard joined[name, default: 0] < count else { return }
-    await withCheckedContinuation { joinWatchers.append((name, count, $0)) }
+    await withCheckedContinuation { continuation in
+      // Checked again: see `beginChange()`.
+      if joined[name, default: 0] < count {
+        joinWatchers.append((name, count, continuation))
+      } else {
+        continuation.resume()
+      }
+    }
   }
 
   /// One wake-up, as one change: dependencies, then `setUp`, `start` and `ready`. A required
