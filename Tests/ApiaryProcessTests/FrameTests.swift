@@ -15,8 +15,7 @@ import Testing
 @Suite struct FrameTests {
   /// Writes `text` to a pipe, closes it, and reads every frame back.
   private func frames(_ text: String) throws -> [String] {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    let fds = try testPipe()
     var bytes = Array(text.utf8)
     _ = write(fds[1], &bytes, bytes.count)
     close(fds[1])
@@ -35,8 +34,7 @@ import Testing
   }
 
   @Test func writerFramesWhatReaderReads() throws {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    let fds = try testPipe()
     let writer = FrameWriter(descriptor: fds[1])
     try writer.send("{\"é\":1}")
     try writer.send("[]")
@@ -75,8 +73,7 @@ import Testing
   /// A frame that arrives in pieces is taken only once all of it is there; reading without
   /// waiting tells "nothing yet" from the end.
   @Test func bufferedFramesAreWholeFrames() throws {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    let fds = try testPipe()
     defer { close(fds[0]) }
     var reader = FrameReader(descriptor: fds[0])
     #expect(try reader.fill(waiting: false) == .nothing)

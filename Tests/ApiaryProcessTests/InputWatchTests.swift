@@ -14,9 +14,8 @@ import Testing
 @Suite struct InputWatchTests {
   /// The watch goes off once per arming: re-arming while input waits wakes the sleeper again
   /// (nothing that arrived while it was disarmed is missed).
-  @Test func armingWhileInputWaitsWakesTheSleeper() {
-    var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+  @Test func armingWhileInputWaitsWakesTheSleeper() throws {
+    let fds = try testPipe()
     defer { for fd in fds { close(fd) } }
     let watch = InputWatch(descriptor: fds[0])
     var byte: UInt8 = 1

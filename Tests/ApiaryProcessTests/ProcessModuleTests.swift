@@ -178,9 +178,8 @@ import Testing
   }
 
   @Test func aChildThatNeverConnectsReadsEndOfInput() throws {
-    var toChild: [Int32] = [0, 0]
-    var fromChild: [Int32] = [0, 0]
-    #expect(pipe(&toChild) == 0 && pipe(&fromChild) == 0)
+    let toChild = try testPipe()
+    let fromChild = try testPipe()
     defer { _ = [toChild[0], fromChild[0]].map(close) }
     close(fromChild[1])  // the child's output ends before it answers the handshake
     let child = SilentChild(input: toChild[1], output: fromChild[0])
