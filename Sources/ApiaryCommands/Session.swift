@@ -28,7 +28,7 @@ struct Session {
     case ("resolve", 2...3):
       return [resolve(words[1], name: words.count == 3 ? words[2] : nil)]
     case ("load", 2):
-      return [await load(words[1])]
+      return await load(words[1])
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
       for pair in words.dropFirst(2) {
@@ -42,18 +42,24 @@ struct Session {
   }
 
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
-  /// load gate as at boot. Every module of the file is required.
-  private func load(_ file: String) async -> String {
+  /// load gate as at boot. Every module of the file is required. Manifest and gate problems
+  /// are listed one per line, as at boot.
+  private func load(_ file: String) async -> [String] {
     // A process-placed module's child reads the application manifest from its directory.
     let application = kernel.application.source?.file ?? ""
     let directory = application.lastIndex(of: "/").map { String(application[..<$0]) } ?? "."
     var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
+    let modules: [ModuleManifest]
     do {
-      let modules = try loader.load(file: file).filter(\.isEnabled)
-      for module in modules { try await kernel.add(module) }
-      return "loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"
+      modules = try loader.load(file: file).filter(\.isEnabled)
     } catch {
-      return "error: \(error)"
+      return "error: \(error)".lines  // the loader's own lines, input in them escaped
+    }
+    do {
+      for module in modules { try await kernel.add(module) }
+      return ["loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"]
+    } catch {
+      return ["error: \(error)"]  // may quote a module's own error: one line
     }
   }
 

@@ -48,4 +48,22 @@ import Testing
     #expect(result.stdout.hasPrefix("error: plugin refused:"), "\(result.stdout)")
     #expect(result.stdout.contains("version"), "\(result.stdout)")
   }
+
+  @Test func loadListsEachManifestProblemOnItsOwnLine() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,
+      "extra.json": """
+      {"schemaVersion": 1, "modules": [{"name": "a", "type": "A.A", "colour": 1, "size": 2}]}
+      """,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", "--manifests", app.path],
+      input: ":load \(app.path)/extra.json\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    try #require(lines.count == 3, "\(lines)")
+    #expect(lines[0] == "error: 2 manifest problems:", "\(lines)")
+    #expect(lines[1].contains("extra.json:1:") && lines[1].contains("'colour'"), "\(lines)")
+    #expect(lines[2].contains("extra.json:1:") && lines[2].contains("'size'"), "\(lines)")
+  }
 }
