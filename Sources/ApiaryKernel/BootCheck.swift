@@ -75,9 +75,9 @@ package enum BootCheck {
       let typeName =
         target.type.isEmpty
         ? Mediator.conventionalTypeName(target.name, moduleType: module.type) : target.type
-      guard let type = memo.catalog.lookup(typeName) else { continue }
+      guard let found = memo.catalog.lookup(typeName, knownAs: KnownTarget.self) else { continue }
       let at = location(target.source, ".targets[\(index)]")
-      guard let targetType = type as? any Target.Type else {
+      guard let targetType = found.known?.type ?? found.type as? any Target.Type else {
         var typeLocation = at
         typeLocation.keyPath += ".type"
         problems.append(

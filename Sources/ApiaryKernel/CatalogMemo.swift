@@ -41,7 +41,7 @@ struct CatalogMemo {
   /// modules mostly share a few types, so each is looked up and checked once.
   mutating func module(_ name: String) -> (any Module.Type)? {
     if let known = modules[name] { return known }
-    let type = catalog.lookup(name) as? any Module.Type
+    let type = catalog.moduleType(named: name)
     modules[name] = .some(type)
     return type
   }

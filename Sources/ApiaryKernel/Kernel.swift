@@ -293,7 +293,7 @@ public actor Kernel {
         unavailable.withLock { $0[manifest.name] = "failed" }
         continue
       }
-      guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+      guard let type = catalog.moduleType(named: manifest.type) else {
         let error = KernelError.unresolvedType(
           module: manifest.name, type: manifest.type,
           foundButNotModule: catalog.lookup(manifest.type) != nil)
@@ -902,7 +902,7 @@ public actor Kernel {
       } else if stopping {
         states[name] = .stopped
       } else {
-        let type = catalog.lookup(manifest.type) as? any Module.Type
+        let type = catalog.moduleType(named: manifest.type)
         sleepAgain(manifest, hasHooks: type?.hasHooks ?? true)
       }
       return failure(failedIn, error)
@@ -920,7 +920,7 @@ public actor Kernel {
     async throws(KernelError)
   {
     let name = manifest.name
-    guard let type = catalog.lookup(manifest.type) as? any Module.Type else {
+    guard let type = catalog.moduleType(named: manifest.type) else {
       throw .unresolvedType(
         module: name, type: manifest.type,
         foundButNotModule: catalog.lookup(manifest.type) != nil)
@@ -993,7 +993,7 @@ public actor Kernel {
   >? {
     guard !busy, phase == .running, !stopping, waking[name] == nil, let wake = states[wake: name],
       wake.manifest.dependencies.allSatisfy({ states[$0] == .running }),
-      let type = catalog.lookup(wake.manifest.type) as? any Module.Type, !type.hasHooks
+      let type = catalog.moduleType(named: wake.manifest.type), !type.hasHooks
     else { return nil }
     let began = clock.now
     let manifest = wake.manifest

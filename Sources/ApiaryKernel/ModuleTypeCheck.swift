@@ -6,9 +6,12 @@ import ApiarySupport
 /// names only; ``ManifestLoader/init(catalog:)`` hands it this check.
 struct ModuleTypeCheck {
   let catalog: TypeCatalog
-  /// Catalog lookups by name, and whether each type is a ``Module``: thousands of manifest
-  /// entries may share a type, and the runtime is asked about conformance once a name.
-  private var types: [String: (type: Any.Type, isModule: Bool)?] = [:]
+  /// Catalog lookups by name, and for a module type whether it is a ``Module``: thousands of
+  /// manifest entries may share a type, and conformance is checked once a name, only where it
+  /// matters (a runtime check of a new type costs a scan of every conformance record).
+  private var types: [String: Found?] = [:]
+
+  private typealias Found = (type: Any.Type, isModule: Bool?)
 
   init(catalog: TypeCatalog) { self.catalog = catalog }
 
@@ -21,9 +24,9 @@ struct ModuleTypeCheck {
   /// Every problem with the type names `module` uses, in manifest order.
   mutating func problems(_ module: ModuleManifest) -> [ManifestProblem] {
     var problems: [ManifestProblem] = []
-    if let type = requireType(
+    if let found = requireType(
       module.type, "module", at: ManifestValidator.location(module, ".type"), &problems),
-      !type.isModule
+      !isModule(module.type, found)
     {
       problems.append(
         ManifestProblem(
@@ -54,17 +57,24 @@ struct ModuleTypeCheck {
     return problems
   }
 
-  private mutating func lookup(_ name: String) -> (type: Any.Type, isModule: Bool)? {
+  private mutating func lookup(_ name: String) -> Found? {
     if let cached = types[name] { return cached }
-    let type = catalog.lookup(name).map { ($0, $0 is any Module.Type) }
-    types[name] = type
-    return type
+    let found = catalog.lookup(name).map { ($0, nil) as Found }
+    types[name] = found
+    return found
+  }
+
+  private mutating func isModule(_ name: String, _ found: Found) -> Bool {
+    if let known = found.isModule { return known }
+    let isModule = catalog.moduleType(named: name) != nil
+    types[name] = (found.type, isModule)
+    return isModule
   }
 
   private mutating func requireType(
     _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation,
     _ problems: inout [ManifestProblem]
-  ) -> (type: Any.Type, isModule: Bool)? {
+  ) -> Found? {
     if let type = lookup(name) { return type }
     problems.append(
       ManifestProblem(

@@ -1,5 +1,6 @@
 import ApiaryManifest
 import ApiaryMediator
+import ApiarySupport
 
 /// A mediator target: a final class a module exposes so other modules can call its actions by name
 /// (CTMediator's `Target_X`), declared in the module manifest's `targets` section.
@@ -29,8 +30,10 @@ public protocol Target: ActionTarget {
 struct ContextTargetMaker: TargetMaker {
   let context: ModuleContext
 
-  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)? {
-    guard let target = type as? any Target.Type else { return nil }
+  func maker(for typeName: String, in catalog: TypeCatalog) -> (
+    @Sendable () throws -> any ActionTarget
+  )? {
+    guard let target = catalog.targetType(named: typeName) else { return nil }
     return maker(target)
   }
 
@@ -59,8 +62,10 @@ struct WakingTargetMaker: TargetMaker {
   let wake: Wake
   let target: String
 
-  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)? {
-    guard let target = type as? any Target.Type else { return nil }
+  func maker(for typeName: String, in catalog: TypeCatalog) -> (
+    @Sendable () throws -> any ActionTarget
+  )? {
+    guard let target = catalog.targetType(named: typeName) else { return nil }
     return maker(target)
   }
 

@@ -6,7 +6,9 @@
 /// "create": .sync { target, params in try target.create(title: params.string("title")) }
 /// "export": .async { target, params in try await target.export(to: params.string("path")) }
 /// ```
-public struct Action<T: ActionTarget>: Sendable {
+///
+/// `T` is the target class (see ``ActionTable`` for why it is not required to be a target).
+public struct Action<T: AnyObject>: Sendable {
   enum Body: Sendable {
     case sync(@Sendable (T, Parameters) throws -> (any Sendable)?)
     case async(@Sendable (T, Parameters) async throws -> (any Sendable)?)

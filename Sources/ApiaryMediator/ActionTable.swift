@@ -8,7 +8,11 @@
 /// ```
 ///
 /// A name written twice keeps the last action (a plain dictionary literal would crash).
-public struct ActionTable<T: ActionTarget>: Sendable, ExpressibleByDictionaryLiteral {
+///
+/// `T`, the target class, is not required to be an ``ActionTarget`` here: with that requirement,
+/// the runtime would look the conformance up when a plugin first makes its table, scanning every
+/// conformance record of the process (tens of microseconds for each plugin loaded).
+public struct ActionTable<T: AnyObject>: Sendable, ExpressibleByDictionaryLiteral {
   let actions: [String: Action<T>]
 
   package init(_ actions: [String: Action<T>]) {

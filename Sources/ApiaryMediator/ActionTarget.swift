@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// What the mediator needs of a target: its actions by name and its not-found handler. Plugins
 /// implement ``Target`` (in the kernel layer), which adds how the kernel creates it.
 ///
@@ -22,7 +24,17 @@ extension ActionTarget {
 /// Creates targets for the mediator. The kernel implements it with the owning module's context,
 /// so the mediator never sees a `ModuleContext`.
 package protocol TargetMaker: Sendable {
-  /// A function that creates an instance of `type`, or nil when `type` cannot be created this
-  /// way (it is not a ``Target``).
-  func maker(for type: any ActionTarget.Type) -> (@Sendable () throws -> any ActionTarget)?
+  /// A function that creates an instance of the type `catalog` has under `typeName`, or nil
+  /// when that type cannot be created this way (it is not a ``Target``).
+  func maker(for typeName: String, in catalog: TypeCatalog) -> (
+    @Sendable () throws -> any ActionTarget
+  )?
+}
+
+/// A target type as a plugin's exports hold it, with its ``ActionTarget`` conformance (see
+/// ``TypeCatalog/register(_:as:knownAs:)``).
+package struct KnownActionTarget: Sendable {
+  package let type: any ActionTarget.Type
+
+  package init(type: any ActionTarget.Type) { self.type = type }
 }

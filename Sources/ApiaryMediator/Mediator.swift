@@ -118,14 +118,15 @@ public final class Mediator: Sendable {
         manifest.type.isEmpty
         ? Self.conventionalTypeName(manifest.name, moduleType: moduleType)
         : manifest.type
-      guard let type = catalog.lookup(typeName) else {
+      guard let found = catalog.lookup(typeName, knownAs: KnownActionTarget.self) else {
         throw .typeNotFound(module: owner, target: manifest.name, type: typeName)
       }
-      guard let targetType = type as? any ActionTarget.Type else {
+      guard let targetType = found.known?.type ?? found.type as? any ActionTarget.Type else {
         throw .notATarget(module: owner, target: manifest.name, type: typeName)
       }
       let (box, prepared) = try Self.prepare(
-        targetType, manifest: manifest, typeName: typeName, owner: owner, maker: maker)
+        targetType, manifest: manifest, typeName: typeName, owner: owner, maker: maker,
+        catalog: catalog)
       boxes.append(box)
       actions += prepared
     }
@@ -572,9 +573,9 @@ public final class Mediator: Sendable {
 
   private static func prepare<T: ActionTarget>(
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
-    maker: some TargetMaker
+    maker: some TargetMaker, catalog: TypeCatalog
   ) throws(MediatorError) -> (TargetBox, [PreparedAction]) {
-    guard let make = maker.maker(for: T.self) else {
+    guard let make = maker.maker(for: typeName, in: catalog) else {
       throw .notATarget(module: owner, target: manifest.name, type: typeName)
     }
     let box = TargetBox(manifest: manifest, typeName: typeName, owner: owner, make: make)

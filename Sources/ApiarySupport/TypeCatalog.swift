@@ -16,24 +16,54 @@ public final class TypeCatalog: Sendable {
   /// runtime lookup costs microseconds and a boot asks for the same few module types many
   /// times. One table, so a lookup takes one lock and hashes the name once. A registration
   /// replaces what the runtime found; what the runtime finds never replaces a registration.
-  private let types = Locked<[String: Any.Type]>([:])
+  private let types = Locked<[String: Entry]>([:])
+
+  /// A type, and values that hold it with a conformance it is known to have.
+  private struct Entry {
+    var type: Any.Type
+    var known: [any Sendable] = []
+  }
 
   public init() {}
 
   /// Registers `type` under `name`, or under its fully qualified Swift name when `name` is nil.
   public func register(_ type: Any.Type, as name: String? = nil) {
-    let key = name ?? String(reflecting: type)
-    types.withLock { $0[key] = type }
+    register(type, as: name ?? String(reflecting: type), knownAs: [])
+  }
+
+  /// Registers `type` under `name` with values of layers above that hold it as a conformance it
+  /// is known to have (the kernel's `any Module.Type` from a plugin's exports), for
+  /// ``lookup(_:knownAs:)``. The runtime is then not asked: its first conformance check of a
+  /// type scans the conformance records of every loaded image, tens of microseconds a type.
+  package func register(_ type: Any.Type, as name: String, knownAs known: [any Sendable]) {
+    types.withLock { $0[name] = Entry(type: type, known: known) }
   }
 
   /// The type named `name`, or nil when neither code nor the runtime knows it.
-  public func lookup(_ name: String) -> Any.Type? {
-    if let type = types.withLock({ $0[name] }) { return type }
+  public func lookup(_ name: String) -> Any.Type? { entry(name)?.type }
+
+  /// The type named `name` and, when it was registered with one, its `Known` value.
+  ///
+  /// ```swift
+  /// catalog.lookup("NotesPlugin.NotesModule", knownAs: KnownModule.self)?.known?.type
+  /// ```
+  package func lookup<Known>(_ name: String, knownAs _: Known.Type) -> (
+    type: Any.Type, known: Known?
+  )? {
+    guard let entry = entry(name) else { return nil }
+    for value in entry.known {
+      if let known = value as? Known { return (entry.type, known) }
+    }
+    return (entry.type, nil)
+  }
+
+  private func entry(_ name: String) -> Entry? {
+    if let entry = types.withLock({ $0[name] }) { return entry }
     guard let type = Self.runtimeLookup(name) else { return nil }
     return types.withLock { types in
       if let registered = types[name] { return registered }  // registered meanwhile: it wins
-      types[name] = type
-      return type
+      types[name] = Entry(type: type)
+      return types[name]
     }
   }
 

@@ -49,8 +49,8 @@ enum PluginLibrary {
           + "expected modules \(plugin.modules.sorted()) and targets \(plugin.targets.sorted()), "
           + "found modules \(modules.sorted()) and targets \(targets.sorted())")
     }
-    for (name, type) in zip(modules, exports.modules) { catalog.register(type, as: name) }
-    for (name, type) in zip(targets, exports.targets) { catalog.register(type, as: name) }
+    for (name, type) in zip(modules, exports.modules) { catalog.register(module: type, as: name) }
+    for (name, type) in zip(targets, exports.targets) { catalog.register(target: type, as: name) }
   }
 
   /// The name in `declared` that `type` has, if any.
