@@ -44,6 +44,17 @@ extension TypeCatalog {
     return found.known?.type ?? found.type as? any Target.Type
   }
 
+  /// `type`, found under `name`, as a ``Target``, or nil when it is not one: as registered when
+  /// `name` still names `type`, else asked of the runtime (the result is `type` itself either
+  /// way, which the mediator relies on).
+  package func targetType(_ type: any ActionTarget.Type, named name: String) -> (
+    any Target.Type
+  )? {
+    guard let target = targetType(named: name), ObjectIdentifier(target) == ObjectIdentifier(type)
+    else { return type as? any Target.Type }
+    return target
+  }
+
   /// `type` as an ``ActionTarget``, through its ``Target`` conformance: converting the
   /// existential (`as any ActionTarget.Type`) would look the conformance up at run time.
   private static func actionTarget<T: Target>(_ type: T.Type) -> any ActionTarget.Type { type }

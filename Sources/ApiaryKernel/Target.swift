@@ -30,10 +30,10 @@ public protocol Target: ActionTarget {
 struct ContextTargetMaker: TargetMaker {
   let context: ModuleContext
 
-  func maker(for typeName: String, in catalog: TypeCatalog) -> (
-    @Sendable () throws -> any ActionTarget
-  )? {
-    guard let target = catalog.targetType(named: typeName) else { return nil }
+  func maker(for type: any ActionTarget.Type, named typeName: String, in catalog: TypeCatalog)
+    -> (@Sendable () throws -> any ActionTarget)?
+  {
+    guard let target = catalog.targetType(type, named: typeName) else { return nil }
     return maker(target)
   }
 
@@ -62,10 +62,10 @@ struct WakingTargetMaker: TargetMaker {
   let wake: Wake
   let target: String
 
-  func maker(for typeName: String, in catalog: TypeCatalog) -> (
-    @Sendable () throws -> any ActionTarget
-  )? {
-    guard let target = catalog.targetType(named: typeName) else { return nil }
+  func maker(for type: any ActionTarget.Type, named typeName: String, in catalog: TypeCatalog)
+    -> (@Sendable () throws -> any ActionTarget)?
+  {
+    guard let target = catalog.targetType(type, named: typeName) else { return nil }
     return maker(target)
   }
 

@@ -24,11 +24,10 @@ extension ActionTarget {
 /// Creates targets for the mediator. The kernel implements it with the owning module's context,
 /// so the mediator never sees a `ModuleContext`.
 package protocol TargetMaker: Sendable {
-  /// A function that creates an instance of the type `catalog` has under `typeName`, or nil
-  /// when that type cannot be created this way (it is not a ``Target``).
-  func maker(for typeName: String, in catalog: TypeCatalog) -> (
-    @Sendable () throws -> any ActionTarget
-  )?
+  /// A function that creates an instance of `type`, which `catalog` has under `typeName`, or
+  /// nil when `type` cannot be created this way (it is not a ``Target``).
+  func maker(for type: any ActionTarget.Type, named typeName: String, in catalog: TypeCatalog)
+    -> (@Sendable () throws -> any ActionTarget)?
 }
 
 /// A target type as a plugin's exports hold it, with its ``ActionTarget`` conformance (see

@@ -575,7 +575,7 @@ public final class Mediator: Sendable {
     _ type: T.Type, manifest: TargetManifest, typeName: String, owner: String,
     maker: some TargetMaker, catalog: TypeCatalog
   ) throws(MediatorError) -> (TargetBox, [PreparedAction]) {
-    guard let make = maker.maker(for: typeName, in: catalog) else {
+    guard let make = maker.maker(for: T.self, named: typeName, in: catalog) else {
       throw .notATarget(module: owner, target: manifest.name, type: typeName)
     }
     let box = TargetBox(manifest: manifest, typeName: typeName, owner: owner, make: make)
@@ -586,7 +586,7 @@ public final class Mediator: Sendable {
       guard names.insert(action.name).inserted else {
         throw .duplicateAction(module: owner, target: manifest.name, action: action.name)
       }
-      guard let implementation = table.actions[action.name] else {
+      guard let implementation = table[action.name] else {
         throw .actionNotImplemented(
           module: owner, target: manifest.name, action: action.name, type: typeName,
           implemented: table.names)

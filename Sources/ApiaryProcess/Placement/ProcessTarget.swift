@@ -43,8 +43,7 @@ public final class ProcessTarget: Target {
     let forward = Action<ProcessTarget>.both(
       sync: { target, params in try target.forward(params) },
       async: { target, params in try await target.forward(params) })
-    return ActionTable(
-      Dictionary(uniqueKeysWithValues: names.withLock { $0 }.map { ($0, forward) }))
+    return ActionTable(names.withLock { $0 }.map { ($0, forward) })
   }
 
   /// Sends one call to the child and waits for its result, blocking the thread.
