@@ -45,13 +45,14 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
-  private var states = ModuleTable()
+  private var states: ModuleTable
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
   /// Every planned or added module in boot order, which is also event dispatch order.
   private var order: [String]
-  /// Each module's level and priority, for placing modules added at run time.
-  private var orderKeys: [String: (Int, Int)] = [:]
+  /// The level and priority of each module in `order`, at the same index, for placing modules
+  /// added at run time.
+  private var orderKeys: [(Int, Int)]
   /// Set by `shutdown()` at once, so a boot or add in progress stops at its next step.
   private let stopRequested = Locked(false)
   /// Whether a change is in progress, and the changes waiting for it, first come first served.
@@ -106,13 +107,18 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    self.order = plan.modules.map(\.name)
-    states.reserveCapacity(order.count)
-    orderKeys.reserveCapacity(order.count)
+    // One pass over the plan, into locals: no exclusivity check per module.
+    var (order, orderKeys, states) = ([String](), [(Int, Int)](), ModuleTable())
+    order.reserveCapacity(plan.modules.count)
+    orderKeys.reserveCapacity(plan.modules.count)
+    states.reserveCapacity(plan.modules.count)
     for module in plan.modules {
-      states[module.name] = .planned
-      orderKeys[module.name] = BootPlan.orderKey(module)
+      let name = module.name
+      order.append(name)
+      orderKeys.append(BootPlan.orderKey(module))
+      states[name] = .planned
     }
+    (self.order, self.orderKeys, self.states) = (order, orderKeys, states)
     events.rank(order)
   }
 
@@ -649,8 +655,7 @@ public actor Kernel {
       if startOrder.contains(manifest.name) { await tearDownAll([manifest.name]) }
       unregister(manifest.name)
       states[manifest.name] = nil
-      orderKeys[manifest.name] = nil
-      order.removeAll { $0 == manifest.name }
+      removeFromOrder(manifest.name)
       throw error
     }
   }
@@ -658,15 +663,20 @@ public actor Kernel {
   /// Puts an added module into `order`, after its dependencies, before the first later module
   /// that comes after it by level and priority; event dispatch follows.
   private func place(_ manifest: ModuleManifest) {
-    order.removeAll { $0 == manifest.name }
+    removeFromOrder(manifest.name)
     let key = BootPlan.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
-    let index =
-      order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
-      ?? order.endIndex
+    let index = orderKeys[earliest...].firstIndex { key < $0 } ?? order.endIndex
     order.insert(manifest.name, at: index)
-    orderKeys[manifest.name] = key
+    orderKeys.insert(key, at: index)
     events.rank(order)
+  }
+
+  /// Takes `name` (listed once at most) and its key out of `order` and `orderKeys`.
+  private func removeFromOrder(_ name: String) {
+    guard let index = order.firstIndex(of: name) else { return }
+    order.remove(at: index)
+    orderKeys.remove(at: index)
   }
 
   /// Tears one running module down and removes everything it registered: its services,

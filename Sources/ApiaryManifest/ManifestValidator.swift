@@ -53,14 +53,15 @@ package struct ManifestValidator {
     var isEnabled = [Bool](repeating: false, count: modules.count)
     for (index, module) in modules.enumerated() {
       isEnabled[index] = module.isEnabled
-      if let first = firstByName[module.name] {
+      // One lookup for a new name; a repeated one puts the first index back.
+      if let first = firstByName.updateValue(index, forKey: module.name) {
+        firstByName[module.name] = first
         problems.append(
           ManifestProblem(
             .duplicateName, at: Self.location(module),
             "duplicate module name '\(module.name)'; first declared at "
               + "\(Self.location(modules[first]))"))
       } else {
-        firstByName[module.name] = index
         isFirst[index] = true
       }
     }
