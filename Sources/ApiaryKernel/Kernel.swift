@@ -777,11 +777,15 @@ public actor Kernel {
       let services = manifest.services
       if !services.isEmpty {
         let owned = container.owned(by: name)
-        for service in services {
-          if case .linked(let protocolType) = memo.link(service) {
-            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: wake)
+        // By index, so no service is copied out of the list.
+        for index in services.indices {
+          let link = memo.link(
+            protocolName: services[index].protocolName,
+            implementation: services[index].implementation)
+          if case .linked(let protocolType) = link {
+            try owned.bindPlaceholder(services[index], checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
-            try owned.bindPlaceholder(service, catalog: catalog, wake: wake)
+            try owned.bindPlaceholder(services[index], catalog: catalog, wake: wake)
           }
         }
       }
