@@ -107,18 +107,12 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    // One pass over the plan, into locals: no exclusivity check per module.
-    var (order, orderKeys, states) = ([String](), [(Int, Int)](), ModuleTable())
-    order.reserveCapacity(plan.modules.count)
-    orderKeys.reserveCapacity(plan.modules.count)
-    states.reserveCapacity(plan.modules.count)
-    for module in plan.modules {
-      let name = module.name
-      order.append(name)
-      orderKeys.append(BootPlan.orderKey(module))
-      states[name] = .planned
-    }
-    (self.order, self.orderKeys, self.states) = (order, orderKeys, states)
+    (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
+    // Filled in a local: no exclusivity check per module.
+    var states = ModuleTable()
+    states.reserveCapacity(order.count)
+    for name in order { states[name] = .planned }
+    self.states = states
     events.rank(order)
   }
 
