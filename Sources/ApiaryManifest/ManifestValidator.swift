@@ -341,6 +341,12 @@ package struct ManifestValidator {
         calls.removeLast()
         if let parent = calls.last?.node { low[parent] = min(low[parent], low[node]) }
         guard low[node] == order[node] else { continue }
+        // A node alone in its component, as nearly every node is, makes no list.
+        if stack.last == node {
+          stack.removeLast()
+          onStack[node] = false
+          continue
+        }
         var component: [Int] = []
         while let member = stack.popLast() {
           onStack[member] = false
