@@ -236,7 +236,7 @@ public actor Kernel {
   /// when it is set up. In the same pass over the plan (last module first, as the plan finds
   /// which lazy modules stay dormant), splits it into the modules that start at boot and those
   /// that stay dormant, and names the `background` ones; every list is in plan order. Counts
-  /// the services of the dormant ones too: the placeholders about to be bound.
+  /// their services too: the placeholders and bindings about to be made.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
     eager: [ModuleManifest], dormant: [ModuleManifest], background: [String], services: Int
   ) {
@@ -246,12 +246,8 @@ public actor Kernel {
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
     plan.walkBackwards { manifest, isDormant in
-      if isDormant {
-        sleepers.append(manifest)
-        services += manifest.services.count
-      } else {
-        eager.append(manifest)
-      }
+      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+      services += manifest.services.count
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
       guard !problems.isEmpty else { return }
