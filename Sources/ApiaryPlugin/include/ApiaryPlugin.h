@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "4f39288d20646866de3e316b7ba91b4e61a742df9deed7a56c7ec1d0086b458a"
+#define APIARY_ABI_HASH "c76a61a1846c843cff2b23246fa5db388cec7bf6ec5f75371335d468fe8ef01a"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
