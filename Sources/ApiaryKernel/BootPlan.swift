@@ -11,6 +11,10 @@ import ApiarySupport
 package struct BootPlan: Sendable {
   /// Enabled modules in boot order.
   package let modules: [ModuleManifest]
+  /// Their names and ``orderKey(_:)``s, in the same order, found while ordering them: the
+  /// kernel's boot order without reading each manifest again.
+  package let names: [String]
+  package let orderKeys: [(Int, Int)]
   /// Whether any of them is lazy (or background), found while ordering them.
   private let hasLazyModules: Bool
 
@@ -60,8 +64,9 @@ package struct BootPlan: Sendable {
     let dependents = Adjacency(count: enabled.count, edges: edges)
     var ready = Heap<Key>()
     for position in enabled.indices where waitingOn[position] == 0 { ready.push(keys[position]) }
-    // Each module's place in the boot order; the manifests are then copied into their places
-    // in manifest order, which reads them in the order they were decoded into memory. Every
+    // Each module's place in the boot order; the manifests (with their names and keys) are then
+    // copied into their places in manifest order, which reads them in the order they were
+    // decoded into memory. Every
     // module is popped once, so without a cycle every place is filled.
     var place = [Int](repeating: 0, count: enabled.count)
     var placed = 0
@@ -78,12 +83,18 @@ package struct BootPlan: Sendable {
       throw .cycle(among: stuck)
     }
     self.hasLazyModules = hasLazyModules
+    var names = [String](repeating: "", count: placed)
+    var orderKeys = [(Int, Int)](repeating: (0, 0), count: placed)
     self.modules = [ModuleManifest](unsafeUninitializedCapacity: placed) { buffer, count in
       for (at, position) in enabled.enumerated() {
-        buffer.initializeElement(at: place[at], to: manifests[position])
+        let manifest = manifests[position]
+        names[place[at]] = manifest.name
+        orderKeys[place[at]] = (keys[at].level, keys[at].rank)
+        buffer.initializeElement(at: place[at], to: manifest)
       }
       count = placed
     }
+    (self.names, self.orderKeys) = (names, orderKeys)
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module

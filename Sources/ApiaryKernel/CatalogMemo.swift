@@ -10,7 +10,8 @@ import ApiarySupport
 ///
 /// ```swift
 /// var memo = CatalogMemo(catalog)
-/// memo.link(service)  // .linked(NoteStore's type), or why not
+/// memo.link(protocolName: "Notes.NoteStore", implementation: "Notes.FileNoteStore")
+/// // .linked(NoteStore's type), or why not
 /// ```
 struct CatalogMemo {
   let catalog: TypeCatalog
@@ -46,12 +47,8 @@ struct CatalogMemo {
     return type
   }
 
-  /// How `service` links, as ``Container/check(_:catalog:)`` and ``BootCheck`` see it.
-  mutating func link(_ service: ServiceManifest) -> ServiceLink {
-    link(protocolName: service.protocolName, implementation: service.implementation)
-  }
-
-  /// How a service of `protocolName` implemented by `implementation` links.
+  /// How a service of `protocolName` implemented by `implementation` links, as
+  /// ``Container/check(_:catalog:)`` and ``BootCheck`` see it.
   mutating func link(protocolName: String, implementation name: String) -> ServiceLink {
     let pair = ServicePair(protocolName: protocolName, implementation: name)
     if let known = services[pair] { return known }

@@ -45,13 +45,14 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
-  private var states = ModuleTable()
+  private var states: ModuleTable
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
   /// Every planned or added module in boot order, which is also event dispatch order.
   private var order: [String]
-  /// Each module's level and priority, for placing modules added at run time.
-  private var orderKeys: [String: (Int, Int)] = [:]
+  /// The level and priority of each module in `order`, at the same index, for placing modules
+  /// added at run time.
+  private var orderKeys: [(Int, Int)]
   /// Set by `shutdown()` at once, so a boot or add in progress stops at its next step.
   private let stopRequested = Locked(false)
   /// Whether a change is in progress, and the changes waiting for it, first come first served.
@@ -106,13 +107,12 @@ public actor Kernel {
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
     self.events = EventBus(profiler: profiler)
     self.observer = observer
-    self.order = plan.modules.map(\.name)
+    (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
+    // Filled in a local: no exclusivity check per module.
+    var states = ModuleTable()
     states.reserveCapacity(order.count)
-    orderKeys.reserveCapacity(order.count)
-    for module in plan.modules {
-      states[module.name] = .planned
-      orderKeys[module.name] = BootPlan.orderKey(module)
-    }
+    for name in order { states[name] = .planned }
+    self.states = states
     events.rank(order)
   }
 
@@ -236,7 +236,7 @@ public actor Kernel {
   /// when it is set up. In the same pass over the plan (last module first, as the plan finds
   /// which lazy modules stay dormant), splits it into the modules that start at boot and those
   /// that stay dormant, and names the `background` ones; every list is in plan order. Counts
-  /// the services of the dormant ones too: the placeholders about to be bound.
+  /// their services too: the placeholders and bindings about to be made.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
     eager: [ModuleManifest], dormant: [ModuleManifest], background: [String], services: Int
   ) {
@@ -246,12 +246,8 @@ public actor Kernel {
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
     plan.walkBackwards { manifest, isDormant in
-      if isDormant {
-        sleepers.append(manifest)
-        services += manifest.services.count
-      } else {
-        eager.append(manifest)
-      }
+      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+      services += manifest.services.count
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
       guard !problems.isEmpty else { return }
@@ -649,8 +645,7 @@ public actor Kernel {
       if startOrder.contains(manifest.name) { await tearDownAll([manifest.name]) }
       unregister(manifest.name)
       states[manifest.name] = nil
-      orderKeys[manifest.name] = nil
-      order.removeAll { $0 == manifest.name }
+      removeFromOrder(manifest.name)
       throw error
     }
   }
@@ -658,15 +653,20 @@ public actor Kernel {
   /// Puts an added module into `order`, after its dependencies, before the first later module
   /// that comes after it by level and priority; event dispatch follows.
   private func place(_ manifest: ModuleManifest) {
-    order.removeAll { $0 == manifest.name }
+    removeFromOrder(manifest.name)
     let key = BootPlan.orderKey(manifest)
     let earliest = manifest.dependencies.compactMap(order.firstIndex(of:)).max().map { $0 + 1 } ?? 0
-    let index =
-      order[earliest...].firstIndex { other in orderKeys[other].map { key < $0 } ?? false }
-      ?? order.endIndex
+    let index = orderKeys[earliest...].firstIndex { key < $0 } ?? order.endIndex
     order.insert(manifest.name, at: index)
-    orderKeys[manifest.name] = key
+    orderKeys.insert(key, at: index)
     events.rank(order)
+  }
+
+  /// Takes `name` (listed once at most) and its key out of `order` and `orderKeys`.
+  private func removeFromOrder(_ name: String) {
+    guard let index = order.firstIndex(of: name) else { return }
+    order.remove(at: index)
+    orderKeys.remove(at: index)
   }
 
   /// Tears one running module down and removes everything it registered: its services,
@@ -767,11 +767,15 @@ public actor Kernel {
       let services = manifest.services
       if !services.isEmpty {
         let owned = container.owned(by: name)
-        for service in services {
-          if case .linked(let protocolType) = memo.link(service) {
-            try owned.bindPlaceholder(service, checkedAs: protocolType, wake: wake)
+        // By index, so no service is copied out of the list.
+        for index in services.indices {
+          let link = memo.link(
+            protocolName: services[index].protocolName,
+            implementation: services[index].implementation)
+          if case .linked(let protocolType) = link {
+            try owned.bindPlaceholder(services[index], checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
-            try owned.bindPlaceholder(service, catalog: catalog, wake: wake)
+            try owned.bindPlaceholder(services[index], catalog: catalog, wake: wake)
           }
         }
       }

@@ -57,7 +57,7 @@ extension Container {
   }
 
   /// ``bindPlaceholder(_:catalog:wake:)`` for a service whose check passed already:
-  /// `protocolType` is its protocol, found by ``CatalogMemo/link(_:)``.
+  /// `protocolType` is its protocol, found by ``CatalogMemo/link(protocolName:implementation:)``.
   func bindPlaceholder(_ service: ServiceManifest, checkedAs protocolType: Any.Type, wake: Wake)
     throws(ContainerError)
   {

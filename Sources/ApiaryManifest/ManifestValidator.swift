@@ -53,14 +53,15 @@ package struct ManifestValidator {
     var isEnabled = [Bool](repeating: false, count: modules.count)
     for (index, module) in modules.enumerated() {
       isEnabled[index] = module.isEnabled
-      if let first = firstByName[module.name] {
+      // One lookup for a new name; a repeated one puts the first index back.
+      if let first = firstByName.updateValue(index, forKey: module.name) {
+        firstByName[module.name] = first
         problems.append(
           ManifestProblem(
             .duplicateName, at: Self.location(module),
             "duplicate module name '\(module.name)'; first declared at "
               + "\(Self.location(modules[first]))"))
       } else {
-        firstByName[module.name] = index
         isFirst[index] = true
       }
     }
@@ -340,6 +341,12 @@ package struct ManifestValidator {
         calls.removeLast()
         if let parent = calls.last?.node { low[parent] = min(low[parent], low[node]) }
         guard low[node] == order[node] else { continue }
+        // A node alone in its component, as nearly every node is, makes no list.
+        if stack.last == node {
+          stack.removeLast()
+          onStack[node] = false
+          continue
+        }
         var component: [Int] = []
         while let member = stack.popLast() {
           onStack[member] = false

@@ -35,6 +35,17 @@ import Testing
     #expect(order == ["config", "core", "ui"])
   }
 
+  @Test func namesAndOrderKeysFollowTheBootOrder() throws {
+    let plan = try BootPlan(modules: [
+      module("a", priority: Int.min), module("b", enabled: false),
+      module("c", level: .basic, dependencies: ["d"]), module("d", priority: 7),
+    ])
+    #expect(plan.names == ["d", "c", "a"])
+    #expect(plan.names == plan.modules.map(\.name))
+    #expect(plan.orderKeys.map(\.0) == plan.modules.map { BootPlan.orderKey($0).0 })
+    #expect(plan.orderKeys.map(\.1) == plan.modules.map { BootPlan.orderKey($0).1 })
+  }
+
   @Test func disabledModulesAreLeftOut() throws {
     #expect(try names([module("a"), module("b", enabled: false)]) == ["a"])
   }
