@@ -62,8 +62,9 @@ public final class TypeCatalog: Sendable {
     guard let type = Self.runtimeLookup(name) else { return nil }
     return types.withLock { types in
       if let registered = types[name] { return registered }  // registered meanwhile: it wins
-      types[name] = Entry(type: type)
-      return types[name]
+      let found = Entry(type: type)
+      types[name] = found
+      return found
     }
   }
 
