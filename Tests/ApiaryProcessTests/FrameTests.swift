@@ -50,7 +50,8 @@ import Testing
   /// frame larger than the socket's buffer still goes out whole (the writer waits for room).
   @Test func largeFrameCrossesANonBlockingSocket() throws {
     var fds: [Int32] = [0, 0]
-    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)  // see `testPipe()`
+    #expect(socketpair(AF_UNIX, type, 0, &fds) == 0)
     defer { close(fds[0]) }
     _ = FrameReader(descriptor: fds[0])
     #expect(fcntl(fds[0], F_GETFL) & O_NONBLOCK != 0)

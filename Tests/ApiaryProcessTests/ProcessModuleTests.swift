@@ -193,11 +193,18 @@ import Testing
       try ProcessModule().connect(child: child, context: context)
     }
     // The host has closed its end of the child's input: past the handshake request the child
-    // reads end of input, not "nothing yet".
+    // reads end of input, not "nothing yet". A child that a test running in parallel spawns at
+    // this moment holds a copy of the write end until its `exec` closes it (close-on-exec), so
+    // the end is waited for with `poll`, bounded, rather than read once.
     _ = fcntl(toChild[0], F_SETFL, O_NONBLOCK)
     var buffer = [UInt8](repeating: 0, count: 4096)
-    var last = read(toChild[0], &buffer, buffer.count)
-    while last > 0 { last = read(toChild[0], &buffer, buffer.count) }
+    var input = pollfd(fd: toChild[0], events: Int16(POLLIN), revents: 0)
+    var last = -1
+    for _ in 0..<50 where last != 0 {
+      _ = poll(&input, 1, 200)
+      last = read(toChild[0], &buffer, buffer.count)
+      while last > 0 { last = read(toChild[0], &buffer, buffer.count) }
+    }
     #expect(last == 0)
   }
 }

@@ -23,7 +23,10 @@ private struct Pair {
   /// its answer arrives pass ``longSpin``.
   init(hostSpin: UInt64? = nil) throws {
     var fds: [Int32] = [0, 0]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+    // Close-on-exec, as the host's own descriptors: a child another test spawns meanwhile
+    // would otherwise keep these ends open for its whole life.
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
       throw ConnectionClosed(reason: "socketpair failed")
     }
     descriptors = fds
