@@ -107,7 +107,7 @@ struct Session {
     func resolve<T>(_ type: T.Type) throws -> Any { try kernel.container.resolve(type, name: name) }
     do {
       let instance = try resolve(found)
-      let implementation = String(reflecting: type(of: instance))
+      let implementation = _typeName(type(of: instance), qualified: true)
       guard type(of: instance) is AnyClass else { return "\(protocolName) → \(implementation)" }
       let identity = Unmanaged.passUnretained(instance as AnyObject).toOpaque()
       return "\(protocolName) → \(implementation) \(identity)"

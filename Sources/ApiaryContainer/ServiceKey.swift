@@ -40,7 +40,7 @@ public struct ServiceKey: Sendable, Hashable, CustomStringConvertible {
 
   /// A readable name for `type`: `Module.Name`, without the `any ` prefix of existentials.
   static func name(of type: Any.Type) -> String {
-    let text = String(reflecting: type)
+    let text = _typeName(type, qualified: true)
     return text.hasPrefix("any ") ? String(text.dropFirst(4)) : text
   }
 }

@@ -26,9 +26,11 @@ public final class TypeCatalog: Sendable {
 
   public init() {}
 
-  /// Registers `type` under `name`, or under its fully qualified Swift name when `name` is nil.
+  /// Registers `type` under `name`, or under its fully qualified Swift name when `name` is nil
+  /// (`_typeName(type, qualified: true)`: the text `String(reflecting:)` gives, without the
+  /// reflection machinery that costs a host's first registration a few hundred microseconds).
   public func register(_ type: Any.Type, as name: String? = nil) {
-    register(type, as: name ?? String(reflecting: type), knownAs: [])
+    register(type, as: name ?? _typeName(type, qualified: true), knownAs: [])
   }
 
   /// Registers `type` under `name` with values of layers above that hold it as a conformance it

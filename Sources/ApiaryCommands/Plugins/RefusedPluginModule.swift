@@ -19,7 +19,7 @@ final class RefusedPluginModule: Module {
   /// `module` with no services or targets, implemented by this type, carrying `reasons`.
   static func standIn(for module: ModuleManifest, reasons: [String]) -> ModuleManifest {
     var standIn = module
-    standIn.type = String(reflecting: RefusedPluginModule.self)
+    standIn.type = _typeName(RefusedPluginModule.self, qualified: true)
     standIn.services = []
     standIn.targets = []
     standIn.plugin = nil

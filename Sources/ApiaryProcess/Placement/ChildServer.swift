@@ -39,11 +39,11 @@ package final class ChildServer: Sendable {
     catalog.register(ChildPhases.self)
     catalog.register(HostForwarder.self)
     let phases = ModuleManifest(
-      name: Self.hostName, type: String(reflecting: ChildPhases.self), level: .basic,
+      name: Self.hostName, type: _typeName(ChildPhases.self, qualified: true), level: .basic,
       priority: Int.max, startTimeout: 366 * 86_400,
       targets: [
         TargetManifest(
-          name: Self.hostName, type: String(reflecting: HostForwarder.self),
+          name: Self.hostName, type: _typeName(HostForwarder.self, qualified: true),
           actions: [
             ActionManifest(
               name: "forward", isRemote: true,

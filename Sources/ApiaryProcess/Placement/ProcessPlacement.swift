@@ -23,11 +23,11 @@ package enum ProcessPlacement {
   /// The manifest the host plans for `module`, started with `command`.
   package static func proxy(for module: ModuleManifest, command: [String]) -> ModuleManifest {
     var proxy = module
-    proxy.type = String(reflecting: ProcessModule.self)
+    proxy.type = _typeName(ProcessModule.self, qualified: true)
     proxy.services = []
     proxy.targets = module.targets.map { target in
       var target = target
-      target.type = String(reflecting: ProcessTarget.self)
+      target.type = _typeName(ProcessTarget.self, qualified: true)
       return target
     }
     proxy.command = command
