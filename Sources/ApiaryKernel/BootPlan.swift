@@ -66,8 +66,8 @@ package struct BootPlan: Sendable {
     for position in enabled.indices where waitingOn[position] == 0 { ready.push(keys[position]) }
     // Each module's place in the boot order; the manifests (with their names and keys) are then
     // copied into their places in manifest order, which reads them in the order they were
-    // decoded into memory. Every
-    // module is popped once, so without a cycle every place is filled.
+    // decoded into memory. Every module is popped once, so without a cycle every place is
+    // filled.
     var place = [Int](repeating: 0, count: enabled.count)
     var placed = 0
     while let next = ready.pop() {

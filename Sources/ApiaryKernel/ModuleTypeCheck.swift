@@ -59,14 +59,18 @@ struct ModuleTypeCheck {
 
   private mutating func lookup(_ name: String) -> Found? {
     if let cached = types[name] { return cached }
-    let found = catalog.lookup(name).map { ($0, nil) as Found }
+    // A type registered as a module is known to be one; any other is asked about only if a
+    // module names it (`isModule`).
+    let found = catalog.lookup(name, knownAs: KnownModule.self).map { found -> Found in
+      (found.type, found.known == nil ? nil : true)
+    }
     types[name] = found
     return found
   }
 
   private mutating func isModule(_ name: String, _ found: Found) -> Bool {
     if let known = found.isModule { return known }
-    let isModule = catalog.moduleType(named: name) != nil
+    let isModule = found.type is any Module.Type
     types[name] = (found.type, isModule)
     return isModule
   }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "76e61e81471d248a9855279354d6e76c619ff9112e3effb3aba68dc20021319d"
+#define APIARY_ABI_HASH "38752c08924edae5162280458022476b802e21845bdb3035ad60cbc34635d9e1"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
