@@ -27,7 +27,10 @@ func failure(_ what: String) -> Never {
   exit(127)
 }
 
-guard let handle = dlopen(library, RTLD_NOW | RTLD_GLOBAL) else {
+// Lazily bound, as a normally linked executable is: binding every function of the library and of
+// the libraries it brings (Foundation's thousands) at once cost every command about 2 ms. Missing
+// data symbols still fail here. Plugins are opened with RTLD_NOW, by the load gate's loader.
+guard let handle = dlopen(library, RTLD_LAZY | RTLD_GLOBAL) else {
   failure("cannot load \(library) (it belongs next to this executable)")
 }
 guard let symbol = dlsym(handle, "apiary_main") else {
