@@ -1,5 +1,5 @@
+import ApiarySupport
 import Dispatch
-import Foundation
 
 /// The lines of standard input, for `apiary run`.
 ///
@@ -26,7 +26,7 @@ struct HostInput: AsyncSequence, Sendable {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self)
     self.lines = lines
     let permits = permits
-    let reader = Thread {
+    DetachedThread.start(name: "apiary-stdin") {
       reading: while true {
         permits.wait()
         for _ in 0..<Self.batchSize {
@@ -36,8 +36,6 @@ struct HostInput: AsyncSequence, Sendable {
       }
       continuation.finish()
     }
-    reader.name = "apiary-stdin"
-    reader.start()
   }
 
   func makeAsyncIterator() -> Iterator {

@@ -1,4 +1,4 @@
-import Foundation
+import ApiarySupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,9 +55,7 @@ final class Interruption: Sendable {
     SignalHandlerState.forcedStatus.store(ExitStatus.forced, ordering: .sequentiallyConsistent)
     SignalHandlerState.received.store(0, ordering: .sequentiallyConsistent)
     let readEnd = ends[0]
-    let watcher = Thread { interruption.watch(readEnd: readEnd) }
-    watcher.name = "apiary-signals"
-    watcher.start()
+    DetachedThread.start(name: "apiary-signals") { interruption.watch(readEnd: readEnd) }
     // `signal` installs the handler with SA_RESTART (BSD semantics on glibc and Darwin), so a
     // read of standard input on another thread is resumed, not ended, by a signal.
     _ = signal(SIGINT, handleTerminationSignal)
@@ -112,7 +110,9 @@ final class Interruption: Sendable {
     let end = clock.now + .seconds(deadline)
     while clock.now < end {
       let left = (end - clock.now).components
-      Thread.sleep(forTimeInterval: Double(left.seconds) + Double(left.attoseconds) * 1e-18)
+      var pause = timespec(
+        tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
+      _ = nanosleep(&pause, nil)
     }
     tell("error: shutdown did not finish within \(deadline) s (--shutdown-timeout); exiting")
     _exit(ExitStatus.shutdownTimedOut)

@@ -1,5 +1,12 @@
 import Apiary
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where the host writes: results to standard output, logs and errors to standard error.
 ///
@@ -13,18 +20,37 @@ import Foundation
 /// Output.err(lines: usage.lines)        // the host's own multi-line text
 /// ```
 enum Output {
-  static func out(_ line: String) { write([line], to: .standardOutput) }
-  static func out(lines: some Sequence<String>) { write(lines, to: .standardOutput) }
-  static func err(_ line: String) { write([line], to: .standardError) }
-  static func err(lines: some Sequence<String>) { write(lines, to: .standardError) }
+  static func out(_ line: String) { send([line], to: STDOUT_FILENO) }
+  static func out(lines: some Sequence<String>) { send(lines, to: STDOUT_FILENO) }
+  static func err(_ line: String) { send([line], to: STDERR_FILENO) }
+  static func err(lines: some Sequence<String>) { send(lines, to: STDERR_FILENO) }
 
-  private static func write(_ lines: some Sequence<String>, to handle: FileHandle) {
+  /// Writes `text` to standard output as it is, not escaped: generated source code, which is
+  /// not host text but the result itself.
+  static func raw(_ text: String) { send(text, to: STDOUT_FILENO) }
+
+  private static func send(_ lines: some Sequence<String>, to descriptor: Int32) {
     var text = ""
     for line in lines {
       text += ControlCharacters.escaped(line)
       text += "\n"
     }
-    handle.write(Data(text.utf8))
+    send(text, to: descriptor)
+  }
+
+  /// Writes all of `text`. When the other end is gone (a closed pipe, once the host ignores
+  /// `SIGPIPE`) or the device is full, the rest is dropped and the host goes on.
+  private static func send(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+      var rest = UnsafeRawBufferPointer(bytes)
+      while !rest.isEmpty {
+        let written = write(descriptor, rest.baseAddress, rest.count)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+      }
+    }
   }
 }
 

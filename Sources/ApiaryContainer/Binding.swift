@@ -1,5 +1,4 @@
 import ApiarySupport
-import Foundation
 import Synchronization
 
 /// A binding of `T` created from runtime arguments of tuple type `Args` (`Void` for none).

@@ -1,5 +1,4 @@
 import ApiarySupport
-import Foundation
 import Synchronization
 
 /// The locks shared by a container and every container made from it (owned views, children,
@@ -16,7 +15,7 @@ import Synchronization
 @usableFromInline
 final class Family: @unchecked Sendable {
   @usableFromInline let lock = Locked(())
-  @usableFromInline let construction = NSRecursiveLock()
+  @usableFromInline let construction = RecursiveLock()
   private let sequence = Atomic<Int>(0)
 
   init() {}

@@ -1,5 +1,17 @@
 import ApiarySupport
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Loads and validates an application's manifests.
 ///
@@ -74,7 +86,7 @@ package struct ManifestLoader: Sendable {
       set.problems += decoded.problems
       modulePaths = decoded.modulePaths
     }
-    let base = (appFile as NSString).deletingLastPathComponent
+    let base = Self.directory(of: appFile)
     // When the application manifest cannot say where modules are, check the default directory
     // anyway (if it exists), so one run reports the problems of every file.
     let defaultDirectory = Self.join(base, "modules")
@@ -91,7 +103,7 @@ package struct ManifestLoader: Sendable {
     let single = modulePaths.count == 1
     func isNew(_ key: String) -> Bool { single ? key != appKey : seen.insert(key).inserted }
     // With one listed path, a listed file is the application file only if it has its name.
-    let appName = (appKey as NSString).lastPathComponent
+    let appName = appKey.split(separator: "/").last.map(String.init) ?? appKey
     let limits = set.application?.limits ?? .default
     // Without `allowOutsidePaths`, each path must resolve inside the real manifests directory.
     let root =
@@ -379,14 +391,14 @@ package struct ManifestLoader: Sendable {
   static func moduleFiles(
     at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
   ) -> [ModuleFiles.File] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
       problems.append(
         ManifestProblem(
           .unreadable, at: location, "no such file or directory: \(path)"))
       return []
     }
-    guard isDirectory.boolValue else { return [ModuleFiles.File(path: path)] }
+    guard status.st_mode & S_IFMT == S_IFDIR else { return [ModuleFiles.File(path: path)] }
     guard let listing = opendir(path) else {
       problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
       return []
@@ -422,6 +434,17 @@ package struct ManifestLoader: Sendable {
     }
     let joined = parts.joined(separator: "/")
     return path.hasPrefix("/") ? "/" + joined : joined
+  }
+
+  /// The directory `file` is in, as `NSString.deletingLastPathComponent` has it:
+  /// `a/app.json` → `a`, `app.json` → the empty string, `/app.json` → `/`.
+  static func directory(of file: String) -> String {
+    var path = Substring(file)
+    while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    var head = path[..<slash]
+    while head.count > 1, head.hasSuffix("/") { head = head.dropLast() }
+    return head.isEmpty ? "/" : String(head)
   }
 
   static func join(_ directory: String, _ name: String) -> String {

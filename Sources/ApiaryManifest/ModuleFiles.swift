@@ -1,5 +1,12 @@
 import ApiarySupport
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The module files one `modules` entry of the application manifest stands for, read and
 /// decoded in file order: each file opened relative to its directory (the kernel then looks up

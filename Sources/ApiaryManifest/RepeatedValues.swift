@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Values that module files repeat from module to module (type and protocol names, activation
 /// events), kept while a directory of module files is decoded, so each module shares the first

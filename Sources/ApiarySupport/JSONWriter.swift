@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The one JSON writer: JSON text for plain values, with object keys sorted so the output is
 /// deterministic. Used for action results, parameter defaults and the profiler's report.

@@ -4,7 +4,12 @@ import ApiaryLifecycle
 import ApiaryManifest
 import ApiaryMediator
 import ApiarySupport
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A small application booted from inline manifests, for plugin authors' tests: it records
 /// lifecycle steps, mediator calls and chosen events, can fake services, and tells what a module

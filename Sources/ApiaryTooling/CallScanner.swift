@@ -1,6 +1,11 @@
 import ApiaryManifest
 import ApiaryMediator
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Finds which module calls which target by reading the modules' Swift sources: a call through a
 /// generated client (`mediator.notes.list()`), `perform(target: "notes"`, or a URL
@@ -33,9 +38,11 @@ package enum CallScanner {
 
   /// The text of every `.swift` file under `directory`, or "" when there is none.
   private static func swiftSources(in directory: String) -> String {
-    guard let files = FileManager.default.enumerator(atPath: directory) else { return "" }
+    guard let files = try? FileManager.default.subpathsOfDirectory(atPath: directory) else {
+      return ""
+    }
     var text = ""
-    for case let file as String in files where file.hasSuffix(".swift") {
+    for file in files.sorted() where file.hasSuffix(".swift") {
       text += (try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? ""
     }
     return text

@@ -1,5 +1,4 @@
 import ApiaryManifest
-import Foundation
 
 /// Renders a ``ModuleGraph`` as a Mermaid flowchart (GitHub and many editors draw it inline):
 /// one subgraph per level, the same nodes and edges as ``DOTRenderer``, cycles in red.
@@ -53,6 +52,6 @@ package enum MermaidRenderer {
 
   /// A Mermaid label in double quotes; a quote inside becomes `#quot;`.
   static func quote(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "#quot;") + "\""
+    "\"" + text.replacing("\"", with: "#quot;") + "\""
   }
 }

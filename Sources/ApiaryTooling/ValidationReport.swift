@@ -41,9 +41,9 @@ package enum ValidationReport {
 
   /// `("integer", "string \"high\"")` for `expected integer, found string "high"`.
   static func expectedAndFound(_ message: String) -> (String?, String?) {
-    guard let start = message.range(of: "expected ") else { return (nil, nil) }
+    guard let start = message.firstRange(of: "expected ") else { return (nil, nil) }
     let rest = message[start.upperBound...]
-    guard let separator = rest.range(of: ", found ") else {
+    guard let separator = rest.firstRange(of: ", found ") else {
       return (String(rest).trimmingParenthesis(), nil)
     }
     return (

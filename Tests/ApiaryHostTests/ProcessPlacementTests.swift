@@ -69,6 +69,30 @@ import Testing
     #expect(lines[7].hasPrefix("search       running"))
   }
 
+  /// A host with a child ignores `SIGPIPE`, so a result written to a pipe that nobody reads
+  /// fails with `EPIPE`: the host drops it and exits as usual. (Foundation's `FileHandle.write`,
+  /// which wrote it before, trapped on that error.) The pipe's read end is closed before the
+  /// host starts, so no write can come first.
+  @Test func aResultForAClosedPipeIsDroppedWithoutACrash() throws {
+    let directory = try Self.manifests()
+    let process = Process()
+    process.executableURL = HostProcess.executable
+    process.arguments = ["call", "notebook://notes/list", "--manifests", directory]
+    process.currentDirectoryURL = HostProcess.temporaryDirectory()
+    let output = Pipe()
+    let error = Pipe()
+    try output.fileHandleForReading.close()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit, "\(stderr)")
+    #expect(process.terminationStatus == 0, "\(stderr)")
+    #expect(!stderr.contains("Fatal error"), "\(stderr)")
+  }
+
   @Test func inspectShowsTheProxyAndValidateAcceptsThePlacement() throws {
     let directory = try Self.manifests()
     let validate = try HostProcess.run(["validate", directory])

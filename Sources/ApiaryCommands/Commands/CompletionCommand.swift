@@ -100,7 +100,7 @@ enum CompletionCommand: HostCommand {
   private static func summary(of option: String, in usage: String) -> String {
     for line in usage.split(separator: "\n").map(String.init) {
       let words = line.split(separator: " ")
-      guard words.first.map(String.init) == option, let gap = line.range(of: "   ") else {
+      guard words.first.map(String.init) == option, let gap = line.firstRange(of: "   ") else {
         continue
       }
       return String(line[gap.upperBound...]).trimmingWhitespace()

@@ -1,6 +1,11 @@
 import Apiary
 import ApiaryTooling
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apiary generate [DIR] [--output FILE]`: typed mediator clients from declared targets.
 enum GenerateCommand: HostCommand {
@@ -39,7 +44,7 @@ enum GenerateCommand: HostCommand {
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
     let source = WrapperGenerator.swiftSource(for: targets, imports: imports)
     guard let output = arguments.options["--output"] else {
-      FileHandle.standardOutput.write(Data(source.utf8))
+      Output.raw(source)
       return ExitStatus.success
     }
     do {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apiary plugin new NAME [DIR]`: a plugin package that builds and loads as it is.
 ///

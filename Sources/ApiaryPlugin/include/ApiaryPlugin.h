@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "38752c08924edae5162280458022476b802e21845bdb3035ad60cbc34635d9e1"
+#define APIARY_ABI_HASH "59282f79788d8c6d548165ef847ac1f4734f1b5f27801e2e85f547496e40ced2"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -1,5 +1,4 @@
 import ApiarySupport
-import Foundation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,10 @@
 import ApiarySupport
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -131,9 +136,7 @@ package final class ChildProcess: Sendable {
     LineReader.start(descriptor: stderr.read, threadName: "apiary-stderr-\(pid)") { line in
       standardError("[\(tag)] \(line)")
     }
-    let reaper = Thread { child.reap() }
-    reaper.name = "apiary-reap-\(pid)"
-    reaper.start()
+    DetachedThread.start(name: "apiary-reap-\(pid)") { child.reap() }
     return child
   }
 

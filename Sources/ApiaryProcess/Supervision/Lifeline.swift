@@ -1,4 +1,4 @@
-import Foundation
+import ApiarySupport
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +46,7 @@ package enum Lifeline {
     else { return false }
     unsetenv(environmentKey)
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    let watcher = Thread {
+    DetachedThread.start(name: "apiary-lifeline") {
       var byte: UInt8 = 0
       while true {
         let count = read(descriptor, &byte, 1)
@@ -54,8 +54,6 @@ package enum Lifeline {
         if count < 0, errno != EINTR { return }  // not a pipe after all: nothing to watch
       }
     }
-    watcher.name = "apiary-lifeline"
-    watcher.start()
     return true
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import ApiarySupport
 
 #if canImport(Glibc)
   import Glibc
@@ -17,7 +17,7 @@ enum LineReader {
   static func start(
     descriptor: Int32, threadName: String, line handle: @escaping @Sendable (String) -> Void
   ) {
-    let thread = Thread {
+    DetachedThread.start(name: threadName) {
       var pending: [UInt8] = []
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
@@ -33,7 +33,5 @@ enum LineReader {
       if !pending.isEmpty { handle(String(decoding: pending, as: UTF8.self)) }
       close(descriptor)
     }
-    thread.name = threadName
-    thread.start()
   }
 }

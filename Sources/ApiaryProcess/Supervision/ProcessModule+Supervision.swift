@@ -1,5 +1,5 @@
 import ApiaryKernel
-import Foundation
+import ApiarySupport
 
 /// How a ``ProcessModule`` hands its child to ``ProcessSupervision``: the first child is the
 /// one `setUp` started; a restart starts, connects, starts and readies a new one the same way.
@@ -52,7 +52,7 @@ extension ProcessModule {
   private static func offThePool(_ body: @escaping @Sendable () throws -> Void) async throws {
     try await withCheckedThrowingContinuation {
       (continuation: CheckedContinuation<Void, any Error>) in
-      let thread = Thread {
+      DetachedThread.start(name: "apiary-connect") {
         do {
           try body()
           continuation.resume()
@@ -60,8 +60,6 @@ extension ProcessModule {
           continuation.resume(throwing: error)
         }
       }
-      thread.name = "apiary-connect"
-      thread.start()
     }
   }
 }

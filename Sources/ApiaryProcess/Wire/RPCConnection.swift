@@ -1,7 +1,6 @@
 import ApiaryManifest
 import ApiarySupport
 import Dispatch
-import Foundation
 import Synchronization
 
 /// A JSON-RPC 2.0 connection over two file descriptors (a child's standard output and input,
@@ -95,13 +94,11 @@ package final class RPCConnection: Sendable {
     guard first else { return }
     handlers = Handlers(handler: handler, inline: inline, ended: ended)
     state.withLock { $0.reading = true }
-    let thread = Thread { [self] in
+    DetachedThread.start(name: "apiary.rpc-reader") { [self] in
       ReaderThread.enter(self)
       self.readLoop()
       ReaderThread.enter(nil)
     }
-    thread.name = "apiary.rpc-reader"
-    thread.start()
   }
 
   /// Number of requests waiting for their response.
