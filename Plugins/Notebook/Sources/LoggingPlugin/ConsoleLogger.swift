@@ -1,7 +1,12 @@
 import Apiary
-import Foundation
 import NotebookKit
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Writes log lines to standard error, one line per entry. Bound to `NotebookKit.Logger` by the `logging` module's
 /// manifest `services` entry, so the container creates it by name.
@@ -18,6 +23,8 @@ final class ConsoleLogger: Logger, Injectable {
     // One line per entry, whatever the message holds: control characters are escaped, so text
     // from a URL or a module cannot start a fake log line.
     let line = ControlCharacters.escaped("[\(level.rawValue)] \(module): \(message)")
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    // One `write`, and never a trap: a closed pipe drops the line.
+    var text = line + "\n"
+    text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 }

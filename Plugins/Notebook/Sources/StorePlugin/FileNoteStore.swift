@@ -1,6 +1,16 @@
-import Foundation
 import NotebookKit
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Keeps notes in a data directory that several processes may share, and in memory.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How journal records are framed: one line each, `crc32 json\n`, the checksum in 8 lowercase
 /// hex digits over the JSON bytes. A line without its newline is a write a crash cut short (it

@@ -1,5 +1,10 @@
-import Foundation
 import NotebookKit
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The contents of `notes.json`: every live note when the journal of the same `generation`
 /// began, and the next id to hand out (ids are never reused, even after a delete).

@@ -1,5 +1,8 @@
-import Foundation
-
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -54,6 +57,6 @@ enum StoreError: Error, CustomStringConvertible {
 
   /// `text` as one word for a POSIX shell.
   static func shellQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    "'" + text.replacing("'", with: #"'\''"#) + "'"
   }
 }
