@@ -25,13 +25,7 @@ package enum DetachedThread {
     #else
       var thread = pthread_t()
     #endif
-    let started = pthread_create(
-      &thread, nil,
-      { pointer in
-        guard let pointer else { return nil }
-        Unmanaged<Work>.fromOpaque(pointer).takeRetainedValue().run()
-        return nil
-      }, work)
+    let started = pthread_create(&thread, nil, { DetachedThread.enter($0) }, work)
     if started == 0 {
       #if canImport(Darwin)
         if let thread { pthread_detach(thread) }
@@ -42,6 +36,13 @@ package enum DetachedThread {
       let work = Unmanaged<Work>.fromOpaque(work).takeRetainedValue()
       DispatchQueue(label: name).async { work.body() }
     }
+  }
+
+  /// The new thread's start: takes over the ``Work`` that `start` retained, and runs it.
+  private static func enter(_ work: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let work else { return nil }
+    Unmanaged<Work>.fromOpaque(work).takeRetainedValue().run()
+    return nil
   }
 
   private final class Work: Sendable {

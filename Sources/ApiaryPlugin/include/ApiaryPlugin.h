@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "59282f79788d8c6d548165ef847ac1f4734f1b5f27801e2e85f547496e40ced2"
+#define APIARY_ABI_HASH "52dc3d78df1eec4b91caf93be9b18fd641f77101a47cbd8e440f3a4685c604f6"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
