@@ -38,8 +38,9 @@ enum Output {
     send(text, to: descriptor)
   }
 
-  /// Writes all of `text`. When the other end is gone (a closed pipe, once the host ignores
-  /// `SIGPIPE`) or the device is full, the rest is dropped and the host goes on.
+  /// Writes all of `text`, waiting while a non-blocking descriptor (one another process set so)
+  /// is full. When the other end is gone (a closed pipe, once the host ignores `SIGPIPE`) or the
+  /// device is full, the rest is dropped and the host goes on.
   private static func send(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
@@ -47,6 +48,11 @@ enum Output {
       while !rest.isEmpty {
         let written = write(descriptor, rest.baseAddress, rest.count)
         if written < 0, errno == EINTR { continue }
+        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&ready, 1, -1)
+          continue
+        }
         guard written > 0 else { return }
         rest = UnsafeRawBufferPointer(rebasing: rest[written...])
       }
