@@ -201,6 +201,16 @@ struct ManifestLoaderTests {
     #expect(ManifestLoader.normalized("/") == "/")
   }
 
+  /// The directory of the application manifest, as `NSString.deletingLastPathComponent` gave it.
+  @Test func directoryOfAFile() {
+    #expect(ManifestLoader.directory(of: "Manifests/app.json") == "Manifests")
+    #expect(ManifestLoader.directory(of: "/srv/app/Manifests/app.plist") == "/srv/app/Manifests")
+    #expect(ManifestLoader.directory(of: "app.json") == "")
+    #expect(ManifestLoader.directory(of: "/app.json") == "/")
+    #expect(ManifestLoader.directory(of: "a//app.json") == "a")
+    #expect(ManifestLoader.directory(of: "a/b/") == "a")
+  }
+
   @Test func missingApplicationManifest() throws {
     let directory = try ManifestDirectory()
     let set = loader.load(directory: directory.path)
