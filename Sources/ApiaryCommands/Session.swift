@@ -121,7 +121,7 @@ struct Session {
     do {
       return try ResultRenderer.render(try await kernel.mediator.open(url))
     } catch {
-      return "error: \(error)"
+      return "error: \(error)\(NotFoundHint.text(for: error, in: kernel.mediator))"
     }
   }
 }

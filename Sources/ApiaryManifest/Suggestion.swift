@@ -1,10 +1,10 @@
 import ApiarySupport
 
 /// "Did you mean …?" for misspelt keys, module names and enum values.
-enum Suggestion {
+package enum Suggestion {
   /// The candidate closest to `word` by edit distance, when it is close enough to be a likely
   /// typo (a case-only difference always is).
-  static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+  package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
     // Long words are not typos worth suggesting for, and would make the search quadratic.
     guard word.utf8.count <= 64 else { return nil }
     let target = Array(word.lowercased().utf8)
@@ -25,7 +25,7 @@ enum Suggestion {
   }
 
   /// `" (did you mean 'x'?)"` or an empty string.
-  static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+  package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
     closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
   }
 }

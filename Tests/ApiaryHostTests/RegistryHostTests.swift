@@ -73,4 +73,24 @@ import Testing
     #expect(output.contains("no target 'nowhere'"), "\(output)")
     #expect(!output.contains("see 'apiary inspect'"), "the fallback must not run: \(output)")
   }
+
+  /// A mistyped target or action is answered with the closest name there is; a name close to
+  /// nothing gets no guess.
+  @Test func aMistypedTargetOrActionGetsTheClosestName() throws {
+    for (url, hint) in [
+      ("notebook://notse/list", " (did you mean 'notes'?)"),
+      ("notebook://notes/lst", " (did you mean 'list'?)"),
+      ("notebook://nowhere/thing", nil),
+    ] {
+      let result = try HostProcess.run(
+        ["call", url, "--manifests", HostProcess.manifests], in: HostProcess.temporaryDirectory())
+      #expect(result.status == 1)
+      let error = result.stderr.split(separator: "\n").first { $0.hasPrefix("error:") } ?? ""
+      if let hint {
+        #expect(error.hasSuffix(hint), "\(result.stderr)")
+      } else {
+        #expect(!error.contains("did you mean"), "\(result.stderr)")
+      }
+    }
+  }
 }

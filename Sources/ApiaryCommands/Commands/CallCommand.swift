@@ -50,7 +50,7 @@ enum CallCommand: HostCommand {
         return ExitStatus.success
       } catch {
         if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
-        Output.err("error: \(error)")
+        Output.err("error: \(error)\(NotFoundHint.text(for: error, in: kernel.mediator))")
         return ExitStatus.failure
       }
     }
