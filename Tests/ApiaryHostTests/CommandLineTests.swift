@@ -28,6 +28,22 @@ import Testing
     #expect(both.stderr.contains("not both"))
   }
 
+  @Test func pluginSubcommandMisuseSaysWhatIsWrong() throws {
+    for (arguments, message) in [
+      (["plugin", "inspect"], "error: missing FILE"),
+      (["plugin", "inspect", "a.so", "b.so"], "error: unexpected argument 'b.so'"),
+      (["plugin", "new"], "error: missing NAME"),
+      (["plugin", "host", "x"], "error: unexpected argument 'x'"),
+      (["plugin", "zap"], "error: unknown subcommand 'zap' (expected inspect, new or host)"),
+      (["plugin"], "error: missing subcommand"),
+    ] {
+      let result = try HostProcess.run(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stderr.hasPrefix(message + "\n"), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains("USAGE: apiary plugin inspect FILE"))
+    }
+  }
+
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {
     for arguments in [
       ["plan", HostProcess.manifests], ["plan", "--manifests", HostProcess.manifests],
