@@ -32,7 +32,7 @@ struct Session {
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
       for pair in words.dropFirst(2) {
-        let parts = pair.split(separator: "=", maxSplits: 1)
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
       }
       return [await kernel.events.post(words[1], payload: payload).description]
