@@ -144,10 +144,23 @@ import Testing
       library: search, extra: Self.module("released", "Released.ReleasedModule", release))
     let plan = try HostProcess.run(["plan", app.path])
     #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
+    let note =
+      "note: \(release.path): plugin 'Released' was built in release configuration,"
+      + " this host in debug"
+    #expect(plan.stderr.contains(note), "\(plan.stderr)")
+  }
+
+  @Test func anEntryThatReturnsNullFailsTheBootWithoutACrash() throws {
+    let null = try CPlugin.library(
+      "Null", lines: ["module Null.NullModule"], in: HostProcess.temporaryDirectory())
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path,
+      extra: Self.module("null", "Null.NullModule", null))
+    let result = try HostProcess.run(["run", app.path, "--quiet"])
+    #expect(result.status == 1, "\(result.stderr)")
     #expect(
-      plan.stderr.contains(
-        "note: \(release.path): plugin 'Released' was built in release configuration,"
-          + " this host in debug"),
-      "\(plan.stderr)")
+      result.stderr.contains(
+        "\(null.path): apiary_plugin_entry: returned a null pointer, not the plugin's exports"),
+      "\(result.stderr)")
   }
 }
