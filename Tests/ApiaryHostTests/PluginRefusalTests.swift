@@ -148,6 +148,21 @@ import Testing
       "note: \(release.path): plugin 'Released' was built in release configuration,"
       + " this host in debug"
     #expect(plan.stderr.contains(note), "\(plan.stderr)")
+    // `:load` in a running host notes it too; the fixture's entry returns null, which is
+    // refused, not dereferenced.
+    let running = try PluginGateTests.application(library: search, optional: true)
+    let file = running.appendingPathComponent("released.json")
+    let entry = Self.module("released", "Released.ReleasedModule", release).dropFirst(2)
+    try Data(#"{"schemaVersion": 1, "modules": [\#(entry)]}"#.utf8).write(to: file)
+    let run = try HostProcess.run(
+      ["run", running.path, "--quiet"], input: ":load \(file.path)\n:modules\n")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains(note), "\(run.stderr)")
+    #expect(
+      run.stdout.hasPrefix(
+        "error: plugin refused: \(release.path): apiary_plugin_entry: returned a null pointer,"),
+      "\(run.stdout)")
+    #expect(run.stdout.contains("\nsearch       failed"), "the host goes on: \(run.stdout)")
   }
 
   @Test func anEntryThatReturnsNullFailsTheBootWithoutACrash() throws {
