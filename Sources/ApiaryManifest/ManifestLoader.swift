@@ -69,10 +69,17 @@ package struct ManifestLoader: Sendable {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
     guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
+      var status = stat()
+      let message =
+        if stat(directory, &status) != 0 {
+          "no such directory; expected a manifests directory with app.json or app.plist"
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+          "not a directory; expected a manifests directory with app.json or app.plist"
+        } else {
+          "no application manifest: expected app.json or app.plist in this directory"
+        }
       return ManifestSet(problems: [
-        ManifestProblem(
-          .unreadable, at: SourceLocation(file: directory),
-          "no application manifest: expected app.json or app.plist in this directory")
+        ManifestProblem(.unreadable, at: SourceLocation(file: directory), message)
       ])
     }
     var set = ManifestSet(files: [appFile])

@@ -222,6 +222,21 @@ struct ManifestLoaderTests {
         + "directory")
   }
 
+  @Test func manifestsDirectoryThatIsMissingOrAFile() throws {
+    let directory = try ManifestDirectory()
+    let missing = directory.path + "/nowhere"
+    #expect(
+      loader.load(directory: missing).problems.map(\.description) == [
+        "\(missing): no such directory; expected a manifests directory with app.json or app.plist"
+      ])
+    try directory.write("file", "")
+    let file = directory.path + "/file"
+    #expect(
+      loader.load(directory: file).problems.map(\.description) == [
+        "\(file): not a directory; expected a manifests directory with app.json or app.plist"
+      ])
+  }
+
   @Test func unusableApplicationStillChecksModules() throws {
     let directory = try ManifestDirectory()
     try directory.write("app.json", #"{"schemaVersion": 1, "name": "N"}"#)
