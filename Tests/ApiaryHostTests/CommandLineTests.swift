@@ -44,6 +44,21 @@ import Testing
     }
   }
 
+  @Test func aFileThatCannotBeWrittenSaysWhyInWords() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("file")
+    try Data().write(to: file)
+    let scaffold = try HostProcess.run(["plugin", "new", "Tags", file.path + "/Tags"])
+    #expect(scaffold.status == 1)
+    #expect(scaffold.stderr == "error: cannot write \(file.path)/Tags: Not a directory\n")
+    let generate = try HostProcess.run(
+      ["generate", HostProcess.manifests, "--output", directory.path])
+    #expect(generate.status == 1)
+    #expect(
+      generate.stderr.hasSuffix("error: cannot write \(directory.path): Is a directory\n"),
+      "\(generate.stderr)")
+  }
+
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {
     for arguments in [
       ["plan", HostProcess.manifests], ["plan", "--manifests", HostProcess.manifests],

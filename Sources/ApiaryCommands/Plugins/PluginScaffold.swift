@@ -39,7 +39,7 @@ enum PluginScaffold {
         try text.write(to: url, atomically: true, encoding: .utf8)
       }
     } catch {
-      Output.err("error: cannot write \(directory): \(error)")
+      Output.err("error: cannot write \(directory): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
     Output.out(
