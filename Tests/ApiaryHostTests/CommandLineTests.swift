@@ -59,6 +59,31 @@ import Testing
       "\(generate.stderr)")
   }
 
+  @Test func pluginNewRefusesWhatWouldNotBuild() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let taken = try HostProcess.run(["plugin", "new", "ApiaryKernel", "Kernel"], in: directory)
+    #expect(taken.status == 1)
+    #expect(
+      taken.stderr == "error: plugin name 'ApiaryKernel' makes a target 'ApiaryKernel', which"
+        + " the Apiary package already has; choose another name\n")
+    let nowhere = try HostProcess.run(
+      ["plugin", "new", "Tags", "Tags", "--apiary", "/nonexistent"], in: directory)
+    #expect(nowhere.status == 1)
+    #expect(
+      nowhere.stderr == "error: --apiary /nonexistent: not the Apiary package; expected a"
+        + " directory with Sources/ApiaryPlugin/include/ApiaryPlugin.h\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    // A relative PATH is from the working directory, not from the new package's.
+    let up = String(repeating: "../", count: directory.pathComponents.count - 1)
+    let relative = try HostProcess.run(
+      ["plugin", "new", "Tags", "Tags", "--apiary", up + HostProcess.root.path.dropFirst()],
+      in: directory)
+    #expect(relative.status == 0, "\(relative.stderr)")
+    let manifest = try String(
+      contentsOf: directory.appendingPathComponent("Tags/Package.swift"), encoding: .utf8)
+    #expect(manifest.contains(#"path: "\#(HostProcess.root.standardizedFileURL.path)")"#))
+  }
+
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {
     for arguments in [
       ["plan", HostProcess.manifests], ["plan", "--manifests", HostProcess.manifests],
