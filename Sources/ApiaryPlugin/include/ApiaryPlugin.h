@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "6176afc335d62db10f24c937daa7b9d4d80f7d46fb8ecbc39910dba1538eb8d8"
+#define APIARY_ABI_HASH "bdd96a08674052ac45d2b3fe68fc341db9095d0579be0051b29b0a7afdf6bdc5"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
