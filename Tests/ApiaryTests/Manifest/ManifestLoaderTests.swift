@@ -237,6 +237,21 @@ struct ManifestLoaderTests {
       ])
   }
 
+  @Test func aFileThatCannotBeOpenedSaysWhy() throws {
+    let directory = try ManifestDirectory()
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.path + "/app.json", withDestinationPath: directory.path + "/gone.json")
+    #expect(
+      loader.load(directory: directory.path).problems.map(\.description) == [
+        "\(directory.path)/app.json: cannot read this file: No such file or directory"
+      ], "a link to nothing is the application manifest, not a missing one")
+    let missing = directory.path + "/missing.json"
+    #expect(
+      loader.decodeModules(file: missing).problems.map(\.description) == [
+        "\(missing): cannot read this file: No such file or directory"
+      ])
+  }
+
   @Test func unusableApplicationStillChecksModules() throws {
     let directory = try ManifestDirectory()
     try directory.write("app.json", #"{"schemaVersion": 1, "name": "N"}"#)
