@@ -222,33 +222,26 @@ struct ManifestLoaderTests {
         + "directory")
   }
 
-  @Test func manifestsDirectoryThatIsMissingOrAFile() throws {
+  @Test func unreadableManifestsSayWhy() throws {
     let directory = try ManifestDirectory()
-    let missing = directory.path + "/nowhere"
-    #expect(
-      loader.load(directory: missing).problems.map(\.description) == [
-        "\(missing): no such directory; expected a manifests directory with app.json or app.plist"
-      ])
+    let path = directory.path
     try directory.write("file", "")
-    let file = directory.path + "/file"
-    #expect(
-      loader.load(directory: file).problems.map(\.description) == [
-        "\(file): not a directory; expected a manifests directory with app.json or app.plist"
-      ])
-  }
-
-  @Test func aFileThatCannotBeOpenedSaysWhy() throws {
-    let directory = try ManifestDirectory()
+    try directory.write("link/.keep", "")
     try FileManager.default.createSymbolicLink(
-      atPath: directory.path + "/app.json", withDestinationPath: directory.path + "/gone.json")
+      atPath: path + "/link/app.json", withDestinationPath: path + "/gone.json")
+    let expected = "expected a manifests directory with app.json or app.plist"
+    for (manifests, problem) in [
+      (path + "/nowhere", "\(path)/nowhere: no such directory; \(expected)"),
+      (path + "/file", "\(path)/file: not a directory; \(expected)"),
+      // A link to nothing is the application manifest, not a missing one.
+      (path + "/link", "\(path)/link/app.json: cannot read this file: No such file or directory"),
+    ] {
+      #expect(loader.load(directory: manifests).problems.map(\.description) == [problem])
+    }
+    let missing = loader.decodeModules(file: path + "/missing.json").problems
     #expect(
-      loader.load(directory: directory.path).problems.map(\.description) == [
-        "\(directory.path)/app.json: cannot read this file: No such file or directory"
-      ], "a link to nothing is the application manifest, not a missing one")
-    let missing = directory.path + "/missing.json"
-    #expect(
-      loader.decodeModules(file: missing).problems.map(\.description) == [
-        "\(missing): cannot read this file: No such file or directory"
+      missing.map(\.description) == [
+        "\(path)/missing.json: cannot read this file: No such file or directory"
       ])
   }
 

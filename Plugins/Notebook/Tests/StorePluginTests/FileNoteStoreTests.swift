@@ -124,13 +124,11 @@ import Testing
       (#"[{"body":"","id":\#(Int.max),"pinned":false,"title":"x"}]"#, "id \(Int.max)"),
     ] {
       try Data(text.utf8).write(to: snapshot)
-      let error = try #require(throws: StoreError.self) {
-        try FileNoteStore(directory: directory).open()
-      }
+      let damage = try openingDamage()
       #expect(
-        "\(error)".contains(
+        damage.contains(
           "notes.json is damaged: \(problem) is out of range (0 to 9007199254740992)"),
-        "\(error)")
+        "\(damage)")
     }
     try FileManager.default.removeItem(at: snapshot)
     let store = FileNoteStore(directory: directory)
@@ -140,11 +138,13 @@ import Testing
     journal.seekToEndOfFile()
     journal.write(Data(line))
     journal.closeFile()
-    let error = try #require(throws: StoreError.self) {
-      try FileNoteStore(directory: directory).open()
-    }
-    #expect("\(error)".contains("id \(Int.max) is out of range"), "\(error)")
-    #expect("\(error)".contains("sed -i '3d'"), "\(error)")
+    let damage = try openingDamage()
+    #expect(damage.contains("id \(Int.max) is out of range") && damage.contains("sed -i '3d'"))
+  }
+
+  /// What opening a store on the directory fails with.
+  func openingDamage() throws -> String {
+    "\(try #require(throws: StoreError.self) { try FileNoteStore(directory: directory).open() })"
   }
 
   @Test func damagedFilesAreNamedWithTheCommandThatGetsGoing() throws {
