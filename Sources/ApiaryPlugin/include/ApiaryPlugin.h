@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "e8a6d15619e906cc827686b6c50f9aff90f18d062b6e7f943f37524dc4deebea"
+#define APIARY_ABI_HASH "55bdc7a50b90740496e5cce2f7461b74bd09bd37a0178aec2e49ad6c312c227d"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
