@@ -32,7 +32,7 @@ struct Session {
     case ("post", 2...):
       var payload: [String: any Sendable] = [:]
       for pair in words.dropFirst(2) {
-        let parts = pair.split(separator: "=", maxSplits: 1)
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
       }
       return [await kernel.events.post(words[1], payload: payload).description]
@@ -43,15 +43,17 @@ struct Session {
 
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
   /// load gate as at boot. Every module of the file is required. Manifest and gate problems
-  /// are listed one per line, as at boot.
+  /// are listed one per line, and the gate's notes go to standard error, as at boot.
   private func load(_ file: String) async -> [String] {
     // A process-placed module's child reads the application manifest from its directory.
     let application = kernel.application.source?.file ?? ""
     let directory = application.lastIndex(of: "/").map { String(application[..<$0]) } ?? "."
     var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
+    let loaded = Result { () throws(ApplicationLoader.Failure) in try loader.load(file: file) }
+    for note in loader.notes { Output.err("note: \(note)") }
     let modules: [ModuleManifest]
     do {
-      modules = try loader.load(file: file).filter(\.isEnabled)
+      modules = try loaded.get().filter(\.isEnabled)
     } catch {
       return "error: \(error)".lines  // the loader's own lines, input in them escaped
     }

@@ -68,11 +68,22 @@ package struct ManifestLoader: Sendable {
   package func loadUnvalidated(directory: String) -> ManifestSet {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
-    guard let appFile = candidates.first(where: { files.fileExists(atPath: $0) }) else {
+    // A symbolic link to nothing is the application manifest, which then cannot be read.
+    let appFile = candidates.first { file in
+      files.fileExists(atPath: file) || (try? files.destinationOfSymbolicLink(atPath: file)) != nil
+    }
+    guard let appFile else {
+      var status = stat()
+      let message =
+        if stat(directory, &status) != 0 {
+          "no such directory; expected a manifests directory with app.json or app.plist"
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+          "not a directory; expected a manifests directory with app.json or app.plist"
+        } else {
+          "no application manifest: expected app.json or app.plist in this directory"
+        }
       return ManifestSet(problems: [
-        ManifestProblem(
-          .unreadable, at: SourceLocation(file: directory),
-          "no application manifest: expected app.json or app.plist in this directory")
+        ManifestProblem(.unreadable, at: SourceLocation(file: directory), message)
       ])
     }
     var set = ManifestSet(files: [appFile])
@@ -296,7 +307,9 @@ package struct ManifestLoader: Sendable {
       descriptor = openFile(flags)
       isRegular = false
     }
-    guard descriptor >= 0 else { return problem(.unreadable, "cannot read this file") }
+    guard descriptor >= 0 else {
+      return problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
+    }
     defer { close(descriptor) }
     /// The size `fstat` gives, once the file is known to be regular and within the limit.
     func size() -> Result<Int, ManifestProblem> {
@@ -344,7 +357,7 @@ package struct ManifestLoader: Sendable {
       if count == 0 { return .success(filled) }
       if count < 0 {
         if errno == EINTR { continue }
-        return problem(.unreadable, "cannot read this file")
+        return problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
       }
       filled += count
       // The size fstat gave, read with room to spare: the end, without one more `read`.

@@ -4,7 +4,8 @@ import ApiarySupport
 /// into the tree the JSON parser builds, without Foundation: iterative, linear, bounded by
 /// ``ManifestLimits``, and strict about what manifests use. `<date>` and `<data>` are reported
 /// as values manifests do not use; `<!DOCTYPE>` internal subsets (entity declarations) are
-/// refused; only the five XML entities and character references are expanded.
+/// refused; only the five XML entities and character references are expanded. Values carry no
+/// positions; a syntax error has the line and column where reading stopped.
 ///
 /// ```swift
 /// let (root, problems) = XMLPropertyList.parse(bytes, file: "search.plist", limits: .default)
@@ -19,8 +20,27 @@ struct XMLPropertyList {
       let root = try parser.parseDocument()
       return (root, parser.tree.problems)
     } catch {
-      return (nil, parser.tree.problems + [error])
+      return (nil, parser.tree.problems + [parser.positioned(error)])
     }
+  }
+
+  /// `problem` at the line and column (counted in scalars) where reading stopped, which
+  /// values do not carry: a syntax error needs a place in the file.
+  private func positioned(_ problem: ManifestProblem) -> ManifestProblem {
+    var problem = problem
+    var line = 1
+    var column = 1
+    for byte in bytes[..<min(index, bytes.count)] {
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    problem.location.line = line
+    problem.location.column = column
+    return problem
   }
 
   private let bytes: UnsafeBufferPointer<UInt8>

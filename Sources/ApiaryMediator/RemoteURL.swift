@@ -74,7 +74,7 @@ struct RemoteURL: Sendable {
     while index < end, !isDelimiter(bytes[index]) { index += 1 }
     guard index > targetStart else { throw fail("missing target") }
     guard let target = decode(bytes, targetStart..<index) else {
-      throw fail("target name is not valid percent-encoded UTF-8")
+      throw fail("target name is not valid percent-encoded UTF-8 or encodes a control character")
     }
     // Action (one path segment).
     guard index < end, bytes[index] == UInt8(ascii: "/") else { throw fail("missing action") }
@@ -86,7 +86,7 @@ struct RemoteURL: Sendable {
       throw fail("expected one path segment (the action) after the target")
     }
     guard let action = decode(bytes, actionStart..<index) else {
-      throw fail("action name is not valid percent-encoded UTF-8")
+      throw fail("action name is not valid percent-encoded UTF-8 or encodes a control character")
     }
     // Query.
     var query: [QueryItem] = []
@@ -108,7 +108,11 @@ struct RemoteURL: Sendable {
           }
           guard let key = decode(bytes, start..<keyEnd),
             let value = decode(bytes, (equals.map { $0 + 1 } ?? index)..<index)
-          else { throw fail("parameter at offset \(start) is not valid percent-encoded UTF-8") }
+          else {
+            throw fail(
+              "parameter at offset \(start) is not valid percent-encoded UTF-8 or encodes a "
+                + "control character")
+          }
           query.append(QueryItem(key: key, value: value))
         }
         if index < end, bytes[index] == UInt8(ascii: "&") { index += 1 }

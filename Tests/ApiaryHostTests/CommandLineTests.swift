@@ -28,6 +28,62 @@ import Testing
     #expect(both.stderr.contains("not both"))
   }
 
+  @Test func pluginSubcommandMisuseSaysWhatIsWrong() throws {
+    for (arguments, message) in [
+      (["plugin", "inspect"], "error: missing FILE"),
+      (["plugin", "inspect", "a.so", "b.so"], "error: unexpected argument 'b.so'"),
+      (["plugin", "new"], "error: missing NAME"),
+      (["plugin", "host", "x"], "error: unexpected argument 'x'"),
+      (["plugin", "zap"], "error: unknown subcommand 'zap' (expected inspect, new or host)"),
+      (["plugin"], "error: missing subcommand"),
+    ] {
+      let result = try HostProcess.run(arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.stderr.hasPrefix(message + "\n"), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains("USAGE: apiary plugin inspect FILE"))
+    }
+  }
+
+  @Test func aFileThatCannotBeWrittenSaysWhyInWords() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let file = directory.appendingPathComponent("file")
+    try Data().write(to: file)
+    let scaffold = try HostProcess.run(["plugin", "new", "Tags", file.path + "/Tags"])
+    #expect(scaffold.status == 1)
+    #expect(scaffold.stderr == "error: cannot write \(file.path)/Tags: Not a directory\n")
+    let generate = try HostProcess.run(
+      ["generate", HostProcess.manifests, "--output", directory.path])
+    #expect(generate.status == 1)
+    #expect(
+      generate.stderr.hasSuffix("error: cannot write \(directory.path): Is a directory\n"),
+      "\(generate.stderr)")
+  }
+
+  @Test func pluginNewRefusesWhatWouldNotBuild() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let taken = try HostProcess.run(["plugin", "new", "ApiaryKernel", "Kernel"], in: directory)
+    #expect(taken.status == 1)
+    #expect(
+      taken.stderr == "error: plugin name 'ApiaryKernel' makes a target 'ApiaryKernel', which"
+        + " the Apiary package already has; choose another name\n")
+    let nowhere = try HostProcess.run(
+      ["plugin", "new", "Tags", "Tags", "--apiary", "/nonexistent"], in: directory)
+    #expect(nowhere.status == 1)
+    #expect(
+      nowhere.stderr == "error: --apiary /nonexistent: not the Apiary package; expected a"
+        + " directory with Sources/ApiaryPlugin/include/ApiaryPlugin.h\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    // A relative PATH is from the working directory, not from the new package's.
+    let up = String(repeating: "../", count: directory.pathComponents.count - 1)
+    let relative = try HostProcess.run(
+      ["plugin", "new", "Tags", "Tags", "--apiary", up + HostProcess.root.path.dropFirst()],
+      in: directory)
+    #expect(relative.status == 0, "\(relative.stderr)")
+    let manifest = try String(
+      contentsOf: directory.appendingPathComponent("Tags/Package.swift"), encoding: .utf8)
+    #expect(manifest.contains(#"path: "\#(HostProcess.root.standardizedFileURL.path)")"#))
+  }
+
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {
     for arguments in [
       ["plan", HostProcess.manifests], ["plan", "--manifests", HostProcess.manifests],

@@ -85,6 +85,12 @@ import Testing
     let wrong = try HostProcess.run(["completion", "fish"])
     #expect(wrong.status == 2)
     #expect(wrong.stderr.contains("expected bash, zsh, modules or urls, found 'fish'"))
+    // Unreadable manifests offer nothing and say why on standard error (the scripts discard it).
+    let missing = HostProcess.temporaryDirectory().appendingPathComponent("nowhere").path
+    let unreadable = try HostProcess.run(["completion", "modules", missing])
+    #expect(unreadable.status == 1)
+    #expect(unreadable.stdout.isEmpty)
+    #expect(unreadable.stderr.hasPrefix("\(missing): no such directory;"), "\(unreadable.stderr)")
   }
 
   @Test func zshScriptParses() throws {

@@ -32,6 +32,14 @@ import Testing
     let document = try Self.document(result)
     #expect(document["command"] as? String == "validate")
     #expect(document["valid"] as? Bool == false)
+    // What was read is reported with the problems, as docs/json-output.md shows.
+    #expect(document["application"] as? String == "Broken")
+    #expect(document["enabledModules"] as? Int == 2)
+    #expect(
+      document["files"] as? [String] == [
+        directory.appendingPathComponent("app.json").path,
+        directory.appendingPathComponent("modules/a.json").path,
+      ])
     let problems = try #require(document["problems"] as? [[String: Any]])
     #expect(problems.count == 2)
     let unknown = try #require(problems.first { $0["kind"] as? String == "unknownKey" })

@@ -144,10 +144,38 @@ import Testing
       library: search, extra: Self.module("released", "Released.ReleasedModule", release))
     let plan = try HostProcess.run(["plan", app.path])
     #expect(plan.status == 0, "\(plan.stdout)\(plan.stderr)")
+    let note =
+      "note: \(release.path): plugin 'Released' was built in release configuration,"
+      + " this host in debug"
+    #expect(plan.stderr.contains(note), "\(plan.stderr)")
+    // `:load` in a running host notes it too; the fixture's entry returns null, which is
+    // refused, not dereferenced.
+    let running = try PluginGateTests.application(library: search, optional: true)
+    let file = running.appendingPathComponent("released.json")
+    let entry = Self.module("released", "Released.ReleasedModule", release).dropFirst(2)
+    try Data(#"{"schemaVersion": 1, "modules": [\#(entry)]}"#.utf8).write(to: file)
+    let run = try HostProcess.run(
+      ["run", running.path, "--quiet"], input: ":load \(file.path)\n:modules\n")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stderr.contains(note), "\(run.stderr)")
     #expect(
-      plan.stderr.contains(
-        "note: \(release.path): plugin 'Released' was built in release configuration,"
-          + " this host in debug"),
-      "\(plan.stderr)")
+      run.stdout.hasPrefix(
+        "error: plugin refused: \(release.path): apiary_plugin_entry: returned a null pointer,"),
+      "\(run.stdout)")
+    #expect(run.stdout.contains("\nsearch       failed"), "the host goes on: \(run.stdout)")
+  }
+
+  @Test func anEntryThatReturnsNullFailsTheBootWithoutACrash() throws {
+    let null = try CPlugin.library(
+      "Null", lines: ["module Null.NullModule"], in: HostProcess.temporaryDirectory())
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path,
+      extra: Self.module("null", "Null.NullModule", null))
+    let result = try HostProcess.run(["run", app.path, "--quiet"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "\(null.path): apiary_plugin_entry: returned a null pointer, not the plugin's exports"),
+      "\(result.stderr)")
   }
 }

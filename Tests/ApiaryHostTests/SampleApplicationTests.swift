@@ -46,6 +46,14 @@ import Testing
     #expect(tearDowns == ["search", "notes", "store", "logging"], "\(stderr)")
   }
 
+  @Test func postTakesPayloadPairsWithoutAKeyOrAValue() throws {
+    let input = ":post custom.thing = =x k=v flag\n:modules\n"
+    let result = try HostProcess.run(["run", HostProcess.manifests, "--quiet"], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("event 'custom.thing': handled by []\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("notes        running"))
+  }
+
   @Test func callPerformsOneRemoteCallAndPrintsJSON() throws {
     let directory = HostProcess.temporaryDirectory()
     let created = try HostProcess.run(

@@ -35,7 +35,11 @@ enum CompletionCommand: HostCommand {
     case .zsh: Output.out(lines: ZshCompletion.script(spec).lines)
     case .modules, .urls:
       let set = ManifestLoader().load(directory: arguments.manifests)
-      guard let application = set.application else { return ExitStatus.failure }
+      guard let application = set.application else {
+        // On standard error, which the completion scripts discard and a person reads.
+        for problem in set.problems { Output.err("\(problem)") }
+        return ExitStatus.failure
+      }
       let modules = set.enabledModules
       let words =
         kind == .modules

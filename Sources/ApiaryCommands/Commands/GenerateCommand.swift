@@ -52,7 +52,7 @@ enum GenerateCommand: HostCommand {
       Output.err("wrote \(output)")
       return ExitStatus.success
     } catch {
-      Output.err("error: cannot write \(output): \(error)")
+      Output.err("error: cannot write \(output): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
   }

@@ -39,10 +39,19 @@ enum PluginCommand: HostCommand {
       Output.out(lines: PluginGate.hostDescription.split(separator: "\n").map(String.init))
       return ExitStatus.success
     default:
-      return Host.usageError(
-        UsageError(
-          words.isEmpty ? "missing subcommand" : "unexpected '\(words.joined(separator: " "))'"),
-        usage: usage)
+      return Host.usageError(UsageError(misuse(words)), usage: usage)
+    }
+  }
+
+  /// What is wrong with `words`, which no subcommand accepts.
+  private static func misuse(_ words: [String]) -> String {
+    switch (words.first, words.count) {
+    case (nil, _): "missing subcommand"
+    case ("inspect", 1): "missing FILE"
+    case ("new", _): "missing NAME"
+    case ("inspect", _): "unexpected argument '\(words[2])'"
+    case ("host", _): "unexpected argument '\(words[1])'"
+    case (let word?, _): "unknown subcommand '\(word)' (expected inspect, new or host)"
     }
   }
 }

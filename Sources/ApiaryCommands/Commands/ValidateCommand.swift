@@ -74,9 +74,9 @@ enum ValidateCommand: HostCommand {
       set = ManifestSet(
         application: loaded.application, modules: loaded.modules, files: loaded.files)
     } catch {
+      set = error.read
       set.problems = error.manifestProblems
       set.problems += error.pluginProblems.map(refusal)
-      set.application = nil
     }
     set.problems += loader.notices.map(refusal)
     if set.problems.isEmpty { set.problems += linkProblems(set.modules, catalog: loader.catalog) }

@@ -19,6 +19,9 @@ struct ApplicationLoader {
   struct Failure: Error, CustomStringConvertible {
     var manifestProblems: [ManifestProblem] = []
     var pluginProblems: [String] = []
+    /// What a directory that does not load held, for a report: its application (when the
+    /// manifest is usable), its modules and the files read.
+    var read = ManifestSet()
     var isEmpty: Bool { manifestProblems.isEmpty && pluginProblems.isEmpty }
     var description: String {
       var lines = pluginProblems.map { "plugin refused: \($0)" }
@@ -57,7 +60,11 @@ struct ApplicationLoader {
     let modules = resolve(set.modules, opening: set.problems.isEmpty, &failure)
     failure.manifestProblems += ManifestLoader.validate(
       application: set.application, modules: modules, catalog: catalog)
-    guard failure.isEmpty, let application = set.application else { throw failure }
+    guard failure.isEmpty, let application = set.application else {
+      failure.read = ManifestSet(
+        application: set.application, modules: set.modules, files: set.files)
+      throw failure
+    }
     return (application, modules, set.files)
   }
 

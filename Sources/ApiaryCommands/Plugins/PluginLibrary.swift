@@ -31,8 +31,13 @@ enum PluginLibrary {
       throw LoadError(
         description: "\(path): apiary_plugin_entry: entry symbol not found: \(lastError())")
     }
-    typealias Entry = @convention(c) () -> UnsafeMutableRawPointer
-    let exports = PluginExports.take(unsafeBitCast(symbol, to: Entry.self)())
+    typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
+    guard let entry = unsafeBitCast(symbol, to: Entry.self)() else {
+      throw LoadError(
+        description: "\(path): apiary_plugin_entry: returned a null pointer, not the plugin's "
+          + "exports (return PluginExports(modules: …, targets: …).retained())")
+    }
+    let exports = PluginExports.take(entry)
     // Each exported type under the declared name it has (`_typeName(type, qualified: true)`),
     // found by `QualifiedTypeName` without printing the name; the names compared as sets
     // by search: a handful of names, and a new `Set` or tuple array type costs a metadata

@@ -21,12 +21,29 @@ enum PluginScaffold {
         "error: plugin name '\(name)' must be an ASCII letter followed by letters and digits")
       return ExitStatus.failure
     }
-    guard let apiary = apiary ?? apiaryPackage() else {
+    guard let apiary = apiary.map(absolute) ?? apiaryPackage() else {
       Output.err(
         "error: cannot find the Apiary package this host was built from; pass --apiary PATH")
       return ExitStatus.failure
     }
+    guard isApiaryPackage(apiary) else {
+      Output.err(
+        "error: --apiary \(apiary): not the Apiary package; expected a directory with "
+          + Self.header)
+      return ExitStatus.failure
+    }
     let files = FileManager.default
+    // SwiftPM refuses two targets of one name in a package graph.
+    let taken = [name, name + "Descriptor"].first { target in
+      files.fileExists(
+        atPath: URL(fileURLWithPath: apiary).appendingPathComponent("Sources/\(target)").path)
+    }
+    if let taken {
+      Output.err(
+        "error: plugin name '\(name)' makes a target '\(taken)', which the Apiary package "
+          + "already has; choose another name")
+      return ExitStatus.failure
+    }
     guard !files.fileExists(atPath: directory) else {
       Output.err("error: \(directory) already exists; choose another DIR")
       return ExitStatus.failure
@@ -39,7 +56,7 @@ enum PluginScaffold {
         try text.write(to: url, atomically: true, encoding: .utf8)
       }
     } catch {
-      Output.err("error: cannot write \(directory): \(error)")
+      Output.err("error: cannot write \(directory): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
     Output.out(
@@ -53,18 +70,31 @@ enum PluginScaffold {
   }
 
   /// The Apiary package this host was built from: the nearest ancestor of the executable that
-  /// holds `Sources/ApiaryPlugin/include/ApiaryPlugin.h`.
+  /// holds ``header``.
   static func apiaryPackage() -> String? {
     guard
       let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     else { return nil }
     var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
     while directory.path != "/" {
-      let header = directory.appendingPathComponent("Sources/ApiaryPlugin/include/ApiaryPlugin.h")
-      if FileManager.default.fileExists(atPath: header.path) { return directory.path }
+      if isApiaryPackage(directory.path) { return directory.path }
       directory.deleteLastPathComponent()
     }
     return nil
+  }
+
+  /// The file that tells the Apiary package's directory.
+  private static let header = "Sources/ApiaryPlugin/include/ApiaryPlugin.h"
+
+  private static func isApiaryPackage(_ directory: String) -> Bool {
+    FileManager.default.fileExists(
+      atPath: URL(fileURLWithPath: directory).appendingPathComponent(header).path)
+  }
+
+  /// `path` from the working directory, since the package's manifest resolves a relative
+  /// dependency path from its own directory.
+  private static func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
   static func contents(name: String, apiary: String) -> [(String, String)] {

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "6bf97aee7fac3a3d67f930d2602176f20c43b88fb3e8339a9c235ffc02901327"
+#define APIARY_ABI_HASH "0e6eee857f4cd5899d7461101e06ab1e0e78327025b1048653654708c5f814c9"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

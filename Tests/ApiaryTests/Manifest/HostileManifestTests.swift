@@ -140,6 +140,14 @@ struct HostileManifestTests {
       problems("<dict><key>a</key><integer>99999999999999999999</integer></dict>") == [
         "not a valid property list: expected an integer in <integer>"
       ])
+    let misspelt = ManifestLoader.decodeModules(
+      Data("<plist>\n<dict>\n  <key>a</key><true/>\n  <key>é</key><strin>b</string>\n".utf8),
+      file: "m.plist")
+    #expect(
+      misspelt.problems.map(\.description) == [
+        "m.plist:4:21 é: not a valid property list: expected a property-list element (<plist>, "
+          + "<dict>, <array>, <key>, <string>, <integer>, <real>, <true>, <false>, <date>, <data>)"
+      ], "a syntax error has the line and column (in scalars) where reading stopped")
     let entities = """
       <?xml version="1.0"?>
       <!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa">]>

@@ -222,6 +222,29 @@ struct ManifestLoaderTests {
         + "directory")
   }
 
+  @Test func unreadableManifestsSayWhy() throws {
+    let directory = try ManifestDirectory()
+    let path = directory.path
+    try directory.write("file", "")
+    try directory.write("link/.keep", "")
+    try FileManager.default.createSymbolicLink(
+      atPath: path + "/link/app.json", withDestinationPath: path + "/gone.json")
+    let expected = "expected a manifests directory with app.json or app.plist"
+    for (manifests, problem) in [
+      (path + "/nowhere", "\(path)/nowhere: no such directory; \(expected)"),
+      (path + "/file", "\(path)/file: not a directory; \(expected)"),
+      // A link to nothing is the application manifest, not a missing one.
+      (path + "/link", "\(path)/link/app.json: cannot read this file: No such file or directory"),
+    ] {
+      #expect(loader.load(directory: manifests).problems.map(\.description) == [problem])
+    }
+    let missing = loader.decodeModules(file: path + "/missing.json").problems
+    #expect(
+      missing.map(\.description) == [
+        "\(path)/missing.json: cannot read this file: No such file or directory"
+      ])
+  }
+
   @Test func unusableApplicationStillChecksModules() throws {
     let directory = try ManifestDirectory()
     try directory.write("app.json", #"{"schemaVersion": 1, "name": "N"}"#)

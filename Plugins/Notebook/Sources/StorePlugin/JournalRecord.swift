@@ -23,13 +23,29 @@ extension JournalRecord: Codable {
   init(from decoder: any Decoder) throws {
     let fields = try decoder.container(keyedBy: CodingKeys.self)
     switch try fields.decode(String.self, forKey: .op) {
-    case "start": self = .start(generation: try fields.decode(Int.self, forKey: .generation))
-    case "create": self = .create(try fields.decode(Note.self, forKey: .note))
-    case "delete": self = .delete(id: try fields.decode(Int.self, forKey: .id))
+    case "start": self = .start(generation: try Self.number(fields, .generation))
+    case "create":
+      let note = try fields.decode(Note.self, forKey: .note)
+      if let problem = Snapshot.rangeProblem("id", note.id) {
+        throw DecodingError.dataCorruptedError(forKey: .note, in: fields, debugDescription: problem)
+      }
+      self = .create(note)
+    case "delete": self = .delete(id: try Self.number(fields, .id))
     case let other:
       throw DecodingError.dataCorruptedError(
         forKey: .op, in: fields, debugDescription: "unknown op '\(other)'")
     }
+  }
+
+  /// An id or generation, at most ``Snapshot/largestNumber``.
+  private static func number(_ fields: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys)
+    throws -> Int
+  {
+    let number = try fields.decode(Int.self, forKey: key)
+    if let problem = Snapshot.rangeProblem(key.stringValue, number) {
+      throw DecodingError.dataCorruptedError(forKey: key, in: fields, debugDescription: problem)
+    }
+    return number
   }
 
   func encode(to encoder: any Encoder) throws {

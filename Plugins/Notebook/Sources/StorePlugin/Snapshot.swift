@@ -16,6 +16,16 @@ import NotebookKit
 /// A bare array of notes, what earlier versions wrote, reads as generation 0.
 struct Snapshot: Codable, Equatable {
   static let format = 1
+  /// The largest id, next id or generation the store reads: 2^53, the largest integer JSON
+  /// carries exactly. Each grows by one, so a hand-edited number this large cannot overflow.
+  static let largestNumber = 1 << 53
+
+  /// Why `number`, an id, next id or generation named `name`, is not one the store reads; nil
+  /// when it is.
+  static func rangeProblem(_ name: String, _ number: Int) -> String? {
+    guard !(0...largestNumber).contains(number) else { return nil }
+    return "\(name) \(number) is out of range (0 to \(largestNumber))"
+  }
 
   var format = Snapshot.format
   var generation: Int
@@ -34,7 +44,7 @@ struct Snapshot: Codable, Equatable {
     do {
       if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "[") {
         let notes = try JSONDecoder().decode([Note].self, from: Data(bytes))
-        self.init(generation: 0, nextID: (notes.map(\.id).max() ?? 0) + 1, notes: notes)
+        self.init(generation: 0, nextID: 1, notes: notes)  // the ids' successor, below
       } else {
         self = try JSONDecoder().decode(Snapshot.self, from: Data(bytes))
       }
@@ -47,6 +57,13 @@ struct Snapshot: Codable, Equatable {
       throw .damaged(
         file: file, problem: "format \(format), this store reads \(Snapshot.format)",
         remedy: remedy)
+    }
+    for (name, number) in [("generation", generation), ("nextID", nextID)]
+      + notes.map({ ("id", $0.id) })
+    {
+      if let problem = Snapshot.rangeProblem(name, number) {
+        throw .damaged(file: file, problem: problem, remedy: remedy)
+      }
     }
     notes.sort { $0.id < $1.id }
     for (earlier, later) in zip(notes, notes.dropFirst()) where earlier.id == later.id {

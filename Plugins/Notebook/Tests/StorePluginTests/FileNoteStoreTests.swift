@@ -115,6 +115,38 @@ import Testing
     #expect(try store.create(title: "new", body: "", pinned: false).id == 5)
   }
 
+  @Test func numbersTooLargeToGrowAreDamageNotATrap() throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let snapshot = URL(fileURLWithPath: directory + "/notes.json")
+    for (text, problem) in [
+      (#"{"format":1,"generation":1,"nextID":\#(Int.max),"notes":[]}"#, "nextID \(Int.max)"),
+      (#"{"format":1,"generation":\#(Int.max),"nextID":1,"notes":[]}"#, "generation \(Int.max)"),
+      (#"[{"body":"","id":\#(Int.max),"pinned":false,"title":"x"}]"#, "id \(Int.max)"),
+    ] {
+      try Data(text.utf8).write(to: snapshot)
+      let damage = try openingDamage()
+      #expect(
+        damage.contains(
+          "notes.json is damaged: \(problem) is out of range (0 to 9007199254740992)"),
+        "\(damage)")
+    }
+    try FileManager.default.removeItem(at: snapshot)
+    let store = FileNoteStore(directory: directory)
+    _ = try store.create(title: "a", body: "", pinned: false)
+    let line = try JournalFraming.line(for: .create(Note(id: Int.max, title: "x")))
+    let journal = try FileHandle(forWritingTo: URL(fileURLWithPath: store.paths.journal))
+    journal.seekToEndOfFile()
+    journal.write(Data(line))
+    journal.closeFile()
+    let damage = try openingDamage()
+    #expect(damage.contains("id \(Int.max) is out of range") && damage.contains("sed -i '3d'"))
+  }
+
+  /// What opening a store on the directory fails with.
+  func openingDamage() throws -> String {
+    "\(try #require(throws: StoreError.self) { try FileNoteStore(directory: directory).open() })"
+  }
+
   @Test func damagedFilesAreNamedWithTheCommandThatGetsGoing() throws {
     let store = FileNoteStore(directory: directory)
     for index in 1...3 { _ = try store.create(title: "\(index)", body: "", pinned: false) }
