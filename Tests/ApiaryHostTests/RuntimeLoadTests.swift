@@ -49,6 +49,28 @@ import Testing
     #expect(result.stdout.contains("version"), "\(result.stdout)")
   }
 
+  /// A refused `:load` leaves nothing in the host's catalog: a later module naming the same
+  /// type without a library is told the type is not found, not "plugin refused: " with no
+  /// reason (a stand-in for the refused type stayed registered).
+  @Test func aRefusedLoadLeavesNoStandInForItsTypes() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,
+      "refused.json": """
+      {"schemaVersion": 1, "modules": [{"name": "x", "type": "Nope.T", "library": "/etc/passwd",
+        "version": "1.0.0"}]}
+      """,
+      "again.json": #"{"schemaVersion": 1, "modules": [{"name": "y", "type": "Nope.T"}]}"#,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", "--manifests", app.path],
+      input: ":load \(app.path)/refused.json\n:load \(app.path)/again.json\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    try #require(errors.count == 2, "\(result.stdout)")
+    #expect(errors[0].contains("plugin refused") && errors[0].contains("/etc/passwd"))
+    #expect(errors[1].contains("'Nope.T'") && !errors[1].contains("plugin refused"), "\(errors[1])")
+  }
+
   @Test func loadListsEachManifestProblemOnItsOwnLine() throws {
     let app = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,

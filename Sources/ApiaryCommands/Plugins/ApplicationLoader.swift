@@ -79,16 +79,18 @@ struct ApplicationLoader {
       module.isOptional = false
       return module
     }
-    let modules = resolve(required, opening: true, &failure)
+    let modules = resolve(required, opening: true, validated: false, &failure)
     guard failure.isEmpty else { throw failure }
     return modules
   }
 
   /// Gates the plugin libraries `modules` name and, when `opening` and no required module's
   /// library was refused, opens the accepted ones. Returns the modules to plan, with optional
-  /// modules of refused plugins replaced by ``RefusedPluginModule``.
+  /// modules of refused plugins replaced by ``RefusedPluginModule``. With `validated`, the
+  /// types of a refused required module get stand-ins, so validation does not report them
+  /// missing as well; without it (`:load`, which stops at the refusal), the catalog keeps none.
   private mutating func resolve(
-    _ modules: [ModuleManifest], opening: Bool, _ failure: inout Failure
+    _ modules: [ModuleManifest], opening: Bool, validated: Bool = true, _ failure: inout Failure
   ) -> [ModuleManifest] {
     var requests: [PluginRequest] = []
     var placesAProcess = false
@@ -151,7 +153,7 @@ struct ApplicationLoader {
           result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))
         } else {
           failure.pluginProblems += reasons.filter { !failure.pluginProblems.contains($0) }
-          standIn(for: module)  // its types are not reported again as missing
+          if validated { standIn(for: module) }  // its types are not reported again as missing
           result.append(module)
         }
         continue
