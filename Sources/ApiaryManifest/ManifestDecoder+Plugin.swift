@@ -26,6 +26,13 @@ extension ManifestDecoder {
       }
       return nil
     }
+    guard !library.isEmpty else {
+      report(
+        .invalidValue, fields.child("library"), libraryNode,
+        "expected the path of the plugin's shared library (relative to this manifest), found an "
+          + "empty string")
+      return nil
+    }
     guard let version else {
       _ = member(fields, "version", "string, the plugin's SemVer version", required: true)
       return nil

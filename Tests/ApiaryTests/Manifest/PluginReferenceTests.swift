@@ -46,6 +46,20 @@ import Testing
     #expect(set.modules.first?.plugin == nil)
   }
 
+  /// An empty `library` names no file: it is a manifest problem, not the manifest's own
+  /// directory refused later by the load gate as "found a directory".
+  @Test func anEmptyLibraryIsAProblem() {
+    let set = decodeModules(
+      #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "A.AModule", "library": "", "version": "1.0.0"}]}"#
+    )
+    let text = set.problems.map(\.description)
+    #expect(text.count == 1, "\(text)")
+    #expect(
+      text.first?.contains("modules[0].library: expected the path of the plugin's shared library")
+        == true, "\(text)")
+    #expect(set.modules.first?.plugin == nil)
+  }
+
   @Test func problemsArePositioned() {
     let set = decodeModules(
       """
