@@ -329,6 +329,16 @@ public final class Mediator: Sendable {
     try await complete(begin(url: url, cache: cache))
   }
 
+  /// Throws what `open(_:cache:)` would throw for `url`'s syntax and scheme, without looking
+  /// at targets: the host checks a URL before it boots the application that is to take it.
+  ///
+  /// ```swift
+  /// try mediator.checkURL("notebook://notes")  // malformedURL: no action
+  /// ```
+  package func checkURL(_ url: String) throws(MediatorError) {
+    _ = try RemoteURL.parse(url, scheme: scheme)
+  }
+
   /// Whether `open(_:cache:)` would accept `url`, and the action it would call, without
   /// calling anything: the scheme, the target and action, the remote flag and the parameters
   /// against the declaration. A URL naming no declared action is accepted only when the

@@ -74,6 +74,20 @@ import Testing
     #expect(!output.contains("see 'apiary inspect'"), "the fallback must not run: \(output)")
   }
 
+  /// A URL no application could take (malformed, or another scheme) is refused before the
+  /// application boots: no module runs, so the store logs nothing.
+  @Test func aMalformedURLIsRefusedBeforeTheBoot() throws {
+    for (url, reason) in [
+      ("notebook://notes", "missing action"), ("other://notes/list", "scheme 'other'"),
+    ] {
+      let result = try HostProcess.run(
+        ["call", url, "--manifests", HostProcess.manifests], in: HostProcess.temporaryDirectory())
+      #expect(result.status == 1)
+      #expect(result.stderr.contains(reason), "\(result.stderr)")
+      #expect(!result.stderr.contains("[info] store"), "booted: \(result.stderr)")
+    }
+  }
+
   /// A mistyped target or action is answered with the closest name there is; a name close to
   /// nothing gets no guess.
   @Test func aMistypedTargetOrActionGetsTheClosestName() throws {
