@@ -425,6 +425,7 @@ struct JSONParser {
       return "a letter"
     case 0..<0x20, 0x7F: return "a control character"
     case 0x80...: return "a non-ASCII character"
+    case UInt8(ascii: "/"): return "'/' (JSON has no comments)"
     default: return "another character"
     }
   }

@@ -85,6 +85,10 @@ struct JSONParserTests {
       ("{name: 1}", "1:2", "expected a string key, found a letter"),
       ("[True]", "1:2", "expected a value, found a letter"),
       (
+        "{\"a\": 1, // note\n}", "1:10",
+        "expected a string key, found '/' (JSON has no comments)"
+      ),
+      (
         "[01]", "1:3", "expected '.', 'e' or the end of the number after a leading 0, found a digit"
       ),
       ("[1.]", "1:4", "expected a digit after '.', found ']'"),
