@@ -47,6 +47,14 @@ import Testing
     #expect(result.stdout.contains("\"target:notes\" [label=\"target\\nnotes\""))
   }
 
+  /// A `--calls` directory that is not there is an error, not a graph without calls.
+  @Test func callsFromAMissingDirectoryAreAnError() throws {
+    let result = try HostProcess.run(["graph", HostProcess.manifests, "--calls", "/nonexistent"])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("--calls /nonexistent: no such directory"), "\(result.stderr)")
+  }
+
   @Test func aCycleIsStillDrawnAndInRed() throws {
     let directory = try HostProcess.manifests([
       "app.json": BrokenManifestTests.app,

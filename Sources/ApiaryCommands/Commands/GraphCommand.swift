@@ -1,6 +1,14 @@
 import Apiary
 import ApiaryTooling
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `apiary graph [DIR]`: the application as a DOT or Mermaid graph.
 enum GraphCommand: HostCommand {
   static let name = "graph"
@@ -42,6 +50,12 @@ enum GraphCommand: HostCommand {
       return ExitStatus.failure
     }
     for problem in set.problems { Output.err("warning: \(problem)") }
+    if let sources = arguments.options["--calls"], !Self.isDirectory(sources) {
+      Output.err(
+        "error: --calls \(sources): no such directory; expected the directory of the modules' Swift sources (SOURCES/<Swift module>)"
+      )
+      return ExitStatus.failure
+    }
     let calls = arguments.options["--calls"].map {
       CallScanner.calls(modules: set.enabledModules, sources: $0)
     }
@@ -54,5 +68,10 @@ enum GraphCommand: HostCommand {
     case .mermaid: Output.out(lines: MermaidRenderer.render(graph).lines)
     }
     return ExitStatus.success
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 }
