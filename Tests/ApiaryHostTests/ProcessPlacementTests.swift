@@ -69,6 +69,20 @@ import Testing
     #expect(lines[7].hasPrefix("search       running"))
   }
 
+  /// `apiary child` on a connection whose first frame does not parse reports the broken
+  /// connection and exits 1; the host closing its input (end of input) is the clean end, 0.
+  @Test func aChildOnABrokenConnectionSaysSoAndFails() throws {
+    let directory = try Self.manifests()
+    let file = directory + "/modules/search.json"
+    let broken = try HostProcess.run(
+      ["child", "search", file, directory], input: "garbage\r\n\r\n")
+    #expect(broken.status == 1, "\(broken.stderr)")
+    #expect(broken.stderr.contains("the connection to the host broke"), "\(broken.stderr)")
+    let closed = try HostProcess.run(["child", "search", file, directory], input: "")
+    #expect(closed.status == 0, "\(closed.stderr)")
+    #expect(!closed.stderr.contains("broke"), "\(closed.stderr)")
+  }
+
   /// A host with a child ignores `SIGPIPE`, so a result written to a pipe that nobody reads
   /// fails with `EPIPE`: the host drops it and exits as usual. (Foundation's `FileHandle.write`,
   /// which wrote it before, trapped on that error.) The pipe's read end is closed before the

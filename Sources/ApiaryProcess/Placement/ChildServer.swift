@@ -72,7 +72,12 @@ package final class ChildServer: Sendable {
       // Calls answer on the reader thread (an async action moves to a worker); lifecycle
       // requests wait for the boot, which may call the host, so they run on workers.
       inline: { $0 == "perform" || $0 == "ping" },
-      ended: { reason in
+      ended: { [session] reason in
+        // The host closing the input is the normal end; anything else broke the connection.
+        if reason != RPCConnection.endOfInput {
+          session.failed.withLock { $0 = true }
+          ChildProcess.printToStandardError("error: the connection to the host broke: \(reason)")
+        }
         ended.pass(1)
         return ConnectionClosed(reason: reason)
       })

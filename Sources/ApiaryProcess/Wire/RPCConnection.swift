@@ -30,6 +30,10 @@ import Synchronization
 /// let result = try await connection.call("perform", ["target": "notes", "action": "list"])
 /// ```
 package final class RPCConnection: Sendable {
+  /// The reason the input ended when the other side closed it, rather than sent a frame that
+  /// does not parse (whose error is the reason then).
+  package static let endOfInput = "end of input"
+
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
   /// Dispatch worker and may block it (see ``awaitBlocking(_:)`` for `async` work).
@@ -341,7 +345,7 @@ package final class RPCConnection: Sendable {
         let idle = lastFrame.map { Spin.elapsed(since: $0) >= window } ?? true
         switch try read.frames.fill(waiting: idle && blocking) {
         case .bytes: continue
-        case .end: return inputEnded("end of input")
+        case .end: return inputEnded(Self.endOfInput)
         case .nothing:
           if idle { return nil }
           Spin.pause()
