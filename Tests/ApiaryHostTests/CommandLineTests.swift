@@ -26,6 +26,10 @@ import Testing
     let both = try HostProcess.run(["plan", HostProcess.manifests, "--manifests", "Other"])
     #expect(both.status == 2)
     #expect(both.stderr.contains("not both"))
+    // `run --format` shapes the --profile report; alone it would be ignored.
+    let format = try HostProcess.run(["run", HostProcess.manifests, "--format", "json"])
+    #expect(format.status == 2)
+    #expect(format.stderr.contains("--format chooses how --profile prints its report"))
   }
 
   @Test func pluginSubcommandMisuseSaysWhatIsWrong() throws {

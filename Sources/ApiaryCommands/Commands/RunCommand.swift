@@ -48,6 +48,9 @@ enum RunCommand: HostCommand {
   static func run(_ arguments: Arguments) async throws(UsageError) -> Int32 {
     let shutdownTimeout = try arguments.shutdownTimeout()
     let format = try OutputFormat(arguments)
+    if arguments.options[OutputFormat.option] != nil, !arguments.flags.contains("--profile") {
+      throw UsageError("--format chooses how --profile prints its report; add --profile")
+    }
     let quiet = arguments.flags.contains("--quiet")
     let directory = arguments.manifests
     let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
