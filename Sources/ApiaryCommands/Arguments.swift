@@ -50,11 +50,18 @@ struct Arguments {
   }
 
   /// Parses `words` for a command that takes `count` positionals of its own (at most), with
-  /// the shared manifests group: the positional after them is `DIR`.
+  /// the shared manifests group when it `readsManifests`: the positional after them is `DIR`.
   init(
     _ words: some Sequence<String>, positionals count: Int, flags: Set<String>,
-    options: Set<String>
+    options: Set<String>, readsManifests: Bool = true
   ) throws(UsageError) {
+    guard readsManifests else {
+      try self.init(words, flags: flags, options: options)
+      guard positionals.count <= count else {
+        throw UsageError("unexpected argument '\(positionals[count])'")
+      }
+      return
+    }
     try self.init(words, flags: flags, options: options.union(Self.manifestsOptions))
     guard positionals.count <= count + 1 else {
       throw UsageError("unexpected argument '\(positionals[count + 1])'")

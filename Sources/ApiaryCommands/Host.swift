@@ -57,7 +57,8 @@ enum Host {
     }
     do {
       let arguments = try Arguments(
-        rest, positionals: command.positionals, flags: command.flags, options: command.options)
+        rest, positionals: command.positionals, flags: command.flags, options: command.options,
+        readsManifests: command.readsManifests)
       return try await command.run(arguments)
     } catch {
       return usageError(error, usage: command.usage)
@@ -132,14 +133,16 @@ extension Host {
   }
 }
 
-/// A subcommand of `apiary`. Every command reads manifests; the directory is the shared
-/// option group of ``Arguments``.
+/// A subcommand of `apiary`. A command that reads manifests takes their directory as the
+/// shared option group of ``Arguments``.
 protocol HostCommand: Sendable {
   static var name: String { get }
   static var summary: String { get }
   static var usage: String { get }
   /// How many positionals the command takes before `DIR`.
   static var positionals: Int { get }
+  /// Whether the command reads manifests, and so takes `DIR` or `--manifests DIR`.
+  static var readsManifests: Bool { get }
   static var flags: Set<String> { get }
   static var options: Set<String> { get }
   /// Runs the command; a usage error it throws is printed with its usage (exit status 2).
@@ -148,6 +151,7 @@ protocol HostCommand: Sendable {
 
 extension HostCommand {
   static var positionals: Int { 0 }
+  static var readsManifests: Bool { true }
   static var flags: Set<String> { [] }
   static var options: Set<String> { [] }
 }

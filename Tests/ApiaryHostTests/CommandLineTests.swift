@@ -40,6 +40,9 @@ import Testing
       (["plugin", "host", "x"], "error: unexpected argument 'x'"),
       (["plugin", "zap"], "error: unknown subcommand 'zap' (expected inspect, new or host)"),
       (["plugin"], "error: missing subcommand"),
+      // `plugin` reads no manifests, so it takes no DIR after its own words.
+      (["plugin", "new", "A", "B", "C"], "error: unexpected argument 'C'"),
+      (["plugin", "host", "--manifests", "M"], "error: unknown option '--manifests'"),
     ] {
       let result = try HostProcess.run(arguments)
       #expect(result.status == 2, "\(arguments)")

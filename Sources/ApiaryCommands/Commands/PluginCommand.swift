@@ -17,6 +17,7 @@ enum PluginCommand: HostCommand {
               configuration); a plugin's descriptor must match, except the configuration
     """
   static let positionals = 3
+  static let readsManifests = false
   static let options: Set<String> = ["--apiary"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
