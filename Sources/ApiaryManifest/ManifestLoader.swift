@@ -222,8 +222,37 @@ package struct ManifestLoader: Sendable {
   package static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
   ) -> [ManifestProblem] {
-    ManifestValidator.validate(
-      application: application, modules: modules, checkTypes: checkTypes)
+    pinpointed(
+      ManifestValidator.validate(
+        application: application, modules: modules, checkTypes: checkTypes),
+      limits: application?.limits ?? .default)
+  }
+
+  /// `problems`, each at the value its key path names. The validator keeps one position per
+  /// module (and per service and target), not per value, so a problem with a module's `type`
+  /// or a dependency was placed at the module's `{`; the files with problems are parsed again
+  /// to find the value, on this error path only. A place that cannot be found (the file changed,
+  /// or a property list, which has no positions) keeps its position.
+  static func pinpointed(_ problems: [ManifestProblem], limits: ManifestLimits)
+    -> [ManifestProblem]
+  {
+    guard !problems.isEmpty else { return problems }
+    var roots: [String: ManifestNode?] = [:]
+    return problems.map { problem in
+      let location = problem.location
+      guard location.line != nil, !location.keyPath.isEmpty else { return problem }
+      if roots[location.file] == nil {
+        let data = try? contents(of: location.file, limits: limits).get()
+        roots[location.file] = data.flatMap { parse($0, file: location.file, limits: limits).root }
+      }
+      guard let root = roots[location.file] ?? nil, let node = root.node(at: location.keyPath),
+        node.line > 0
+      else { return problem }
+      var pinpointed = problem
+      pinpointed.location.line = node.line
+      pinpointed.location.column = node.column
+      return pinpointed
+    }
   }
 
   // MARK: Files

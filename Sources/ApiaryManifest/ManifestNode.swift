@@ -99,3 +99,36 @@ struct ManifestNode: Sendable {
     }
   }
 }
+
+extension ManifestNode {
+  /// The value at `keyPath` (`modules[0].targets[1].type`, as problems name places), or nil
+  /// when there is none.
+  ///
+  /// ```swift
+  /// root.node(at: "modules[0].type")?.line  // the line of the type's value
+  /// ```
+  func node(at keyPath: String) -> ManifestNode? {
+    var node = self
+    for component in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+      var rest = Substring(component)
+      let key = rest.prefix { $0 != "[" }
+      rest = rest.dropFirst(key.count)
+      if !key.isEmpty {
+        guard case .object(let members) = node.value,
+          let member = members.first(where: { $0.key == key })
+        else { return nil }
+        node = member.value
+      }
+      while rest.hasPrefix("[") {
+        guard let close = rest.firstIndex(of: "]"),
+          let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+          case .array(let items) = node.value, items.indices.contains(index)
+        else { return nil }
+        node = items[index]
+        rest = rest[rest.index(after: close)...]
+      }
+      guard rest.isEmpty else { return nil }
+    }
+    return node
+  }
+}

@@ -77,7 +77,7 @@ import Testing
     let output = result.stdout + result.stderr
     #expect(
       output.contains(
-        "modules/idle.json:2:3 modules[0].activation: lazy module 'idle' declares no "
+        "modules/idle.json:2:73 modules[0].activation: lazy module 'idle' declares no "
           + "services, targets or activationEvents"), "\(output)")
   }
 }

@@ -82,11 +82,38 @@ struct ManifestLoaderTests {
       set.problems.map(\.description) == [
         "\(base)/modules/b.json:1:34 modules[0]: expected a value, found '}'",
         "\(base)/app.json:1:73 modules[1]: no such file or directory: \(base)/gone",
-        "\(base)/modules/a.json:1:34 modules[0].dependencies[0]: dependency cycle: a → c → a; "
+        "\(base)/modules/a.json:1:80 modules[0].dependencies[0]: dependency cycle: a → c → a; "
           + "remove one of these dependencies",
       ])
     #expect(set.application != nil)
     #expect(set.modules.map(\.name) == ["a", "c"])
+  }
+
+  /// A problem found across modules is placed at the value it is about (the type, the
+  /// dependency), not at the module's `{`: the file is parsed again on that error path.
+  @Test func crossModuleProblemsPointAtTheValue() throws {
+    let directory = try ManifestDirectory()
+    try directory.write("app.json", #"{"schemaVersion": 1, "name": "N", "scheme": "n"}"#)
+    try directory.write(
+      "modules/a.json",
+      """
+      {
+        "schemaVersion": 1,
+        "modules": [
+          {
+            "name": "a",
+            "type": "X.A",
+            "dependencies": ["b"]
+          }
+        ]
+      }
+      """)
+    let set = loader.load(directory: directory.path)
+    let places = set.problems.map { problem in
+      let at = problem.location
+      return "\(at.keyPath) \(at.line ?? 0):\(at.column ?? 0)"
+    }
+    #expect(places.sorted() == ["modules[0].dependencies[0] 7:24", "modules[0].type 6:15"])
   }
 
   /// A directory's files are read one after another into one buffer: a long file followed by
