@@ -95,7 +95,8 @@ package struct ManifestValidator {
           var hint = ""
           if suggestionsLeft > 0 {
             suggestionsLeft -= 1
-            hint = Suggestion.hint(for: dependency, in: firstByName.keys.sorted())
+            hint = Suggestion.hint(
+              for: dependency, in: firstByName.keys.filter { $0 != name }.sorted())
           }
           problems.append(
             ManifestProblem(

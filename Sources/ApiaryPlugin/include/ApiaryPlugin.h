@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "f14d58c831f091d2fcc37b05f1b95f482ce3367c4b6e2531a1da99f43b697dda"
+#define APIARY_ABI_HASH "c5e327259d1661cffade44cb0230f957e72567bea44566b59883d76b8395ae83"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

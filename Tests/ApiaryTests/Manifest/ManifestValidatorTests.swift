@@ -59,6 +59,16 @@ struct ManifestValidatorTests {
     #expect(problems.first?.kind == .duplicateName)
   }
 
+  /// A module cannot depend on itself, so its own name is never the suggestion for an unknown
+  /// dependency ('b' in module 'a' is close to 'a', and no other name is).
+  @Test func anUnknownDependencyIsNotAnsweredWithTheModuleItself() {
+    let problems = validate([module("a", ["b"])])
+    #expect(
+      problems.map(\.description) == [
+        "module 'a' dependencies[0]: module 'a' depends on unknown module 'b'"
+      ])
+  }
+
   @Test func dependencyProblems() {
     let problems = validate([
       module("store"),
