@@ -55,17 +55,13 @@ struct Arguments {
     _ words: some Sequence<String>, positionals count: Int, flags: Set<String>,
     options: Set<String>, readsManifests: Bool = true
   ) throws(UsageError) {
-    guard readsManifests else {
-      try self.init(words, flags: flags, options: options)
-      guard positionals.count <= count else {
-        throw UsageError("unexpected argument '\(positionals[count])'")
-      }
-      return
+    try self.init(
+      words, flags: flags, options: readsManifests ? options.union(Self.manifestsOptions) : options)
+    let limit = readsManifests ? count + 1 : count
+    guard positionals.count <= limit else {
+      throw UsageError("unexpected argument '\(positionals[limit])'")
     }
-    try self.init(words, flags: flags, options: options.union(Self.manifestsOptions))
-    guard positionals.count <= count + 1 else {
-      throw UsageError("unexpected argument '\(positionals[count + 1])'")
-    }
+    guard readsManifests else { return }
     let alias = self.options.removeValue(forKey: "--manifests")
     if positionals.count > count {
       guard alias == nil else {

@@ -73,14 +73,11 @@ package struct ManifestLoader: Sendable {
       files.fileExists(atPath: file) || (try? files.destinationOfSymbolicLink(atPath: file)) != nil
     }
     guard let appFile else {
-      var status = stat()
       let message =
-        if stat(directory, &status) != 0 {
-          "no such directory; expected a manifests directory with app.json or app.plist"
-        } else if status.st_mode & S_IFMT != S_IFDIR {
-          "not a directory; expected a manifests directory with app.json or app.plist"
-        } else {
-          "no application manifest: expected app.json or app.plist in this directory"
+        switch FileKind(path: directory) {
+        case nil: "no such directory; expected a manifests directory with app.json or app.plist"
+        case .other: "not a directory; expected a manifests directory with app.json or app.plist"
+        case .directory: "no application manifest: expected app.json or app.plist in this directory"
         }
       return ManifestSet(problems: [
         ManifestProblem(.unreadable, at: SourceLocation(file: directory), message)
@@ -433,14 +430,13 @@ package struct ManifestLoader: Sendable {
   static func moduleFiles(
     at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
   ) -> [ModuleFiles.File] {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
+    guard let kind = FileKind(path: path) else {
       problems.append(
         ManifestProblem(
           .unreadable, at: location, "no such file or directory: \(path)"))
       return []
     }
-    guard status.st_mode & S_IFMT == S_IFDIR else { return [ModuleFiles.File(path: path)] }
+    guard kind == .directory else { return [ModuleFiles.File(path: path)] }
     guard let listing = opendir(path) else {
       problems.append(ManifestProblem(.unreadable, at: location, "cannot list directory \(path)"))
       return []

@@ -1,13 +1,6 @@
 import Apiary
+import ApiarySupport
 import ApiaryTooling
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// `apiary graph [DIR]`: the application as a DOT or Mermaid graph.
 enum GraphCommand: HostCommand {
@@ -50,7 +43,7 @@ enum GraphCommand: HostCommand {
       return ExitStatus.failure
     }
     for problem in set.problems { Output.err("warning: \(problem)") }
-    if let sources = arguments.options["--calls"], !Self.isDirectory(sources) {
+    if let sources = arguments.options["--calls"], FileKind(path: sources) != .directory {
       Output.err(
         "error: --calls \(sources): no such directory; expected the directory of the modules' Swift sources (SOURCES/<Swift module>)"
       )
@@ -68,10 +61,5 @@ enum GraphCommand: HostCommand {
     case .mermaid: Output.out(lines: MermaidRenderer.render(graph).lines)
     }
     return ExitStatus.success
-  }
-
-  private static func isDirectory(_ path: String) -> Bool {
-    var status = stat()
-    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
   }
 }
