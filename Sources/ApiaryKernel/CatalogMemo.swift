@@ -15,7 +15,8 @@ import ApiarySupport
 /// ```
 struct CatalogMemo {
   let catalog: TypeCatalog
-  private var services: [ServicePair: ServiceLink] = [:]
+  /// By protocol name, then implementation name.
+  private var services: [NamePair: ServiceLink] = [:]
   private var modules: [String: (any Module.Type)?] = [:]
 
   init(_ catalog: TypeCatalog) { self.catalog = catalog }
@@ -33,11 +34,6 @@ struct CatalogMemo {
     case linked(Any.Type)
   }
 
-  private struct ServicePair: Hashable {
-    let protocolName: String
-    let implementation: String
-  }
-
   /// The module type named `name`, or nil when the catalog has none or it is not a ``Module``:
   /// modules mostly share a few types, so each is looked up and checked once.
   mutating func module(_ name: String) -> (any Module.Type)? {
@@ -50,7 +46,7 @@ struct CatalogMemo {
   /// How a service of `protocolName` implemented by `implementation` links, as
   /// ``Container/check(_:catalog:)`` and ``BootCheck`` see it.
   mutating func link(protocolName: String, implementation name: String) -> ServiceLink {
-    let pair = ServicePair(protocolName: protocolName, implementation: name)
+    let pair = NamePair(protocolName, name)
     if let known = services[pair] { return known }
     let link: ServiceLink
     if let type = catalog.lookup(name) {

@@ -45,13 +45,9 @@ package final class Profiler: Sendable {
   /// Subject-phase pairs kept apart; past this, new subjects are recorded as `(other)`.
   public static let subjectLimit = 1_000
 
-  private struct Key: Hashable {
-    let subject: String
-    let phase: LifecyclePhase
-  }
-
   private let recording: Atomic<Bool>
-  private let entries = Locked<[Key: Entry]>([:])
+  /// By subject, then phase.
+  private let entries = Locked<[NamePair: Entry]>([:])
   private let wakes = Locked<[Activation]>([])
 
   package init(recording: Bool = false) {
@@ -68,9 +64,9 @@ package final class Profiler: Sendable {
   package func record(subject: String, phase: LifecyclePhase, duration: Duration) {
     guard isRecording else { return }
     entries.withLock { entries in
-      var key = Key(subject: subject, phase: phase)
+      var key = NamePair(subject, phase.rawValue)
       if entries[key] == nil, entries.count >= Self.subjectLimit {
-        key = Key(subject: "(other)", phase: phase)
+        key = NamePair("(other)", phase.rawValue)
       }
       if var entry = entries[key] {
         entry.count += 1
@@ -79,7 +75,7 @@ package final class Profiler: Sendable {
         entries[key] = entry
       } else {
         entries[key] = Entry(
-          subject: key.subject, phase: phase, count: 1, total: duration, slowest: duration,
+          subject: key.first, phase: phase, count: 1, total: duration, slowest: duration,
           sequence: entries.count)
       }
     }

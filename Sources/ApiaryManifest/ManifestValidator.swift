@@ -144,16 +144,11 @@ package struct ManifestValidator {
     return location
   }
 
-  /// A service binding's identity: one binding per protocol and name in an application.
-  private struct ServiceKey: Hashable {
-    var protocolName: String
-    var name: String?
-  }
-
-  /// The first declaration of each service and target name, as (module, entry) indices;
-  /// locations are built only for problems.
+  /// The first declaration of each service (one binding per protocol and name in an
+  /// application) and target name, as (module, entry) indices; locations are built only for
+  /// problems.
   private struct Declarations {
-    var services: [ServiceKey: (Int, Int)] = [:]
+    var services: [NamePair: (Int, Int)] = [:]
     var targets: [String: (Int, Int)] = [:]
 
     init(capacity: Int) { services.reserveCapacity(capacity) }
@@ -176,8 +171,7 @@ package struct ManifestValidator {
     // By index, so a service is copied only when it is a duplicate.
     let declared = module.services
     for index in declared.indices {
-      let key = ServiceKey(
-        protocolName: declared[index].protocolName, name: declared[index].name)
+      let key = NamePair(declared[index].protocolName, declared[index].name)
       // One lookup for a new key; a repeated one puts the first declaration back.
       guard
         let (firstModule, firstIndex) = declarations.services.updateValue(

@@ -33,11 +33,6 @@ public final class Mediator: Sendable {
   /// The module whose interceptors this view installs, or nil for the host.
   private let owner: String?
 
-  private struct Key: Hashable, Sendable {
-    let target: String
-    let action: String
-  }
-
   private struct Installed: Sendable {
     let id: Int
     let owner: String?
@@ -54,7 +49,8 @@ public final class Mediator: Sendable {
   }
 
   private struct State: Sendable {
-    var actions: [Key: PreparedAction] = [:]
+    /// By target, then action.
+    var actions: [NamePair: PreparedAction] = [:]
     var targets: [String: TargetBox] = [:]
     /// Outermost scope first (global, target, action), installation order within a scope:
     /// the order `before`s run in.
@@ -143,7 +139,7 @@ public final class Mediator: Sendable {
       }
       for box in boxes { state.targets[box.manifest.name] = box }
       for action in actions {
-        state.actions[Key(target: action.target, action: action.action)] = action
+        state.actions[NamePair(action.target, action.action)] = action
       }
       return nil
     }
@@ -163,7 +159,7 @@ public final class Mediator: Sendable {
       guard !removed.isEmpty else { return removed }
       let names = Set(removed.map(\.manifest.name))
       state.targets = state.targets.filter { !names.contains($0.key) }
-      state.actions = state.actions.filter { !names.contains($0.key.target) }
+      state.actions = state.actions.filter { !names.contains($0.key.first) }
       return removed
     }
     // Cached targets are released here, outside the lock, in case their deinit does work.
@@ -183,7 +179,7 @@ public final class Mediator: Sendable {
 
   /// Whether `target` declares `action`.
   package func hasAction(target: String, action: String) -> Bool {
-    state.withLock { $0.actions[Key(target: target, action: action)] != nil }
+    state.withLock { $0.actions[NamePair(target, action)] != nil }
   }
 
   /// Every target with its owner, type and declared actions, sorted by target and action name.
@@ -515,7 +511,7 @@ public final class Mediator: Sendable {
   }
 
   private func lookup(_ target: String, _ action: String) -> (PreparedAction?, [Installed]) {
-    state.withLock { ($0.actions[Key(target: target, action: action)], $0.interceptors) }
+    state.withLock { ($0.actions[NamePair(target, action)], $0.interceptors) }
   }
 
   /// False when no interceptor is installed (the common case: one `isEmpty` check) or none
@@ -550,7 +546,7 @@ public final class Mediator: Sendable {
     // If the action exists now, the target was re-added after the caller's lookup missed it:
     // answer as that lookup saw it (no target), not with the new target's handler.
     let box = state.withLock { state in
-      state.actions[Key(target: call.target, action: call.action)] == nil
+      state.actions[NamePair(call.target, call.action)] == nil
         ? state.targets[call.target] : nil
     }
     if let box, case .handled(let value) = try box.notFound(call, cache: cache) {
