@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// A property filled by the container, for classes that cannot take their dependencies in an
 /// initializer. ``Resolving/inject(into:)`` fills it (manifest services are injected
 /// automatically after `init(resolver:)`).
@@ -46,7 +48,7 @@ public struct Injected<T>: InjectedProperty {
     slot.value = try resolver.resolve(T.self, name: name)
   }
 
-  /// Reference storage, so the injector can fill the property through a mirror's copy.
+  /// Reference storage, so the injector can fill the property through a copy of it.
   private final class Slot {
     var value: T?
   }
@@ -55,4 +57,29 @@ public struct Injected<T>: InjectedProperty {
 /// A property the injector fills; implemented by ``Injected``.
 protocol InjectedProperty {
   func inject(from resolver: Resolver) throws(ContainerError)
+}
+
+/// Calls `body` with the name and value of each ``Injected`` property stored in `object` (its
+/// superclasses' too), in declaration order, until `body` returns false.
+///
+/// The runtime's field list, not a `Mirror`: a mirror asks the runtime about a dozen
+/// conformances (`CustomReflectable`, the collections of its children), and each first question
+/// searches every conformance in the process (BENCHMARKS.md, "Start of an `apiary` command").
+/// Only the fields property wrappers keep (structs named `_property`) are asked whether they are
+/// injected.
+func forEachInjectedProperty(
+  of object: AnyObject, _ body: (_ name: String, _ property: any InjectedProperty) -> Bool
+) {
+  let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+  // `.classType`, by its value: the option is a `static var`, which Swift 6 refuses to read.
+  let classType = _EachFieldOptions(rawValue: 1 << 0)
+  _forEachField(of: type(of: object), options: classType) { name, offset, type, kind in
+    guard kind == .struct, name.pointee == 0x5F,  // "_"
+      let injected = type as? any InjectedProperty.Type
+    else { return true }
+    func load<Property: InjectedProperty>(_: Property.Type) -> Property {
+      (address + offset).load(as: Property.self)
+    }
+    return body(String(cString: name + 1), load(injected))
+  }
 }

@@ -131,18 +131,14 @@ extension Resolving {
   /// Fills `object`'s ``Injected`` properties (its superclasses' too), then calls its
   /// ``InjectionAware/didInject(_:)`` hook.
   public func inject(into object: AnyObject) throws(ContainerError) {
-    var mirror: Mirror? = Mirror(reflecting: object)
-    while let current = mirror {
-      for child in current.children {
-        if let property = child.value as? any InjectedProperty {
-          do { try property.inject(from: resolver) } catch {
-            let label = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
-            throw error.neededBy(property: label ?? "?", of: type(of: object))
-          }
-        }
+    var failure: ContainerError?
+    forEachInjectedProperty(of: object) { name, property in
+      do throws(ContainerError) { try property.inject(from: resolver) } catch {
+        failure = error.neededBy(property: name, of: type(of: object))
       }
-      mirror = current.superclassMirror
+      return failure == nil
     }
+    if let failure { throw failure }
     if let aware = object as? any InjectionAware {
       do { try aware.didInject(resolver) } catch {
         throw (error as? ContainerError)

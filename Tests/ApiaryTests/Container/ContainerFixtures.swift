@@ -116,6 +116,15 @@ final class DISubController: DIController {
   @Injected var greeting: DIThing
 }
 
+/// A class whose mirror hides its fields, and whose plain fields look like a property
+/// wrapper's storage (a struct named `_count`, a class named `_cache`).
+final class DIMirroredController: CustomReflectable {
+  @Injected var store: any DIStore
+  var _count = 0
+  var _cache: DIMemoryLogger? = nil
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
 class DIBaseService {}
 final class DIDerivedService: DIBaseService, Injectable {
   required init(resolver: Resolver) throws {}

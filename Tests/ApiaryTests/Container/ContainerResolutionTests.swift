@@ -76,6 +76,17 @@ import Testing
     #expect(controller.hookSawStore)
   }
 
+  /// Injection reads the stored fields, not the object's mirror, which its class may replace.
+  @Test func propertyInjectionFillsTheStoredPropertiesWhateverTheMirrorSays() throws {
+    let c = Container()
+    try c.register((any DIStore).self) { _ in DIMemoryStore() }
+    let controller = DIMirroredController()
+    try c.inject(into: controller)
+    #expect(controller.$store)
+    #expect(controller.store.name == "memory")
+    #expect(controller._count == 0)
+  }
+
   @Test func propertyInjectionReportsTheMissingProperty() throws {
     let c = Container()
     try c.register((any DIStore).self) { _ in DIMemoryStore() }
