@@ -35,7 +35,10 @@ final class Interruption: Sendable {
 
   private struct State {
     var signal: Int32?
-    var waiters: [Int: @Sendable () -> Void] = [:]
+    /// A handful at a time. A list, not a dictionary: the first dictionary of a key type costs
+    /// a search of every conformance in the process (BENCHMARKS.md, "Start of an `apiary`
+    /// command").
+    var waiters: [(id: Int, action: @Sendable () -> Void)] = []
     var nextWaiter = 0
   }
 
@@ -76,7 +79,7 @@ final class Interruption: Sendable {
       run.started(
         Task {
           let value = await operation()
-          self.state.withLock { _ = $0.waiters.removeValue(forKey: waiter) }
+          self.state.withLock { $0.waiters.removeAll { $0.id == waiter } }
           run.finish(value)
         })
     }
@@ -87,7 +90,7 @@ final class Interruption: Sendable {
     state.withLock { state in
       guard state.signal == nil else { return nil }
       state.nextWaiter += 1
-      state.waiters[state.nextWaiter] = action
+      state.waiters.append((state.nextWaiter, action))
       return state.nextWaiter
     }
   }
@@ -102,8 +105,8 @@ final class Interruption: Sendable {
     tell("signal \(number): shutting down (at most \(deadline) s; send it again to exit at once)")
     let waiters = state.withLock { state in
       state.signal = number
-      defer { state.waiters = [:] }
-      return Array(state.waiters.values)
+      defer { state.waiters = [] }
+      return state.waiters.map { $0.action }
     }
     for waiter in waiters { waiter() }
     let clock = ContinuousClock()

@@ -85,14 +85,14 @@ package struct ManifestLoader: Sendable {
     }
     var set = ManifestSet(files: [appFile])
     var modulePaths: [(path: String, location: SourceLocation)] = []
-    switch Self.contents(of: appFile, limits: .default) {
-    case .failure(let problem):
-      set.problems.append(problem)
-    case .success(let data):
-      let decoded = Self.decodeApplication(data, file: appFile)
+    do {
+      let decoded = Self.decodeApplication(
+        try Self.contents(of: appFile, limits: .default), file: appFile)
       set.application = decoded.application
       set.problems += decoded.problems
       modulePaths = decoded.modulePaths
+    } catch {
+      set.problems.append(error)
     }
     let base = Self.directory(of: appFile)
     // When the application manifest cannot say where modules are, check the default directory
@@ -136,9 +136,11 @@ package struct ManifestLoader: Sendable {
   /// Reads one module manifest file without cross-validation (the kernel validates modules
   /// added at run time together with those already loaded).
   package func decodeModules(file: String) -> ManifestSet {
-    switch Self.contents(of: file, limits: limits) {
-    case .failure(let problem): ManifestSet(problems: [problem], files: [file])
-    case .success(let data): Self.decodeModules(data, file: file, limits: limits)
+    do {
+      return Self.decodeModules(
+        try Self.contents(of: file, limits: limits), file: file, limits: limits)
+    } catch {
+      return ManifestSet(problems: [error], files: [file])
     }
   }
 
@@ -239,7 +241,7 @@ package struct ManifestLoader: Sendable {
       let location = problem.location
       guard location.line != nil, !location.keyPath.isEmpty else { return problem }
       if roots[location.file] == nil {
-        let data = try? contents(of: location.file, limits: limits).get()
+        let data = try? contents(of: location.file, limits: limits)
         roots[location.file] = data.flatMap { parse($0, file: location.file, limits: limits).root }
       }
       guard let root = roots[location.file] ?? nil, let node = root.node(at: location.keyPath),
@@ -297,12 +299,11 @@ package struct ManifestLoader: Sendable {
   /// a pipe, which could block or never end). With `inside`, a symbolic link must resolve to a
   /// path under that directory.
   static func contents(of file: String, limits: ManifestLimits, inside root: String? = nil)
-    -> Result<Data, ManifestProblem>
+    throws(ManifestProblem) -> Data
   {
     var buffer: [UInt8] = []
-    return contents(of: file, limits: limits, inside: root, into: &buffer).map {
-      Data(buffer[..<$0])
-    }
+    let count = try contents(of: file, limits: limits, inside: root, into: &buffer)
+    return Data(buffer[..<count])
   }
 
   /// Reads `file` as ``contents(of:limits:inside:)`` does, into the start of `buffer` (grown as
@@ -315,9 +316,9 @@ package struct ManifestLoader: Sendable {
     of file: String, at directory: (descriptor: Int32, name: String)? = nil,
     isRegular: Bool = false, limits: ManifestLimits, inside root: String? = nil,
     into buffer: inout [UInt8]
-  ) -> Result<Int, ManifestProblem> {
-    func problem(_ kind: ManifestProblem.Kind, _ message: String) -> Result<Int, ManifestProblem> {
-      .failure(ManifestProblem(kind, at: SourceLocation(file: file), message))
+  ) throws(ManifestProblem) -> Int {
+    func problem(_ kind: ManifestProblem.Kind, _ message: String) -> ManifestProblem {
+      ManifestProblem(kind, at: SourceLocation(file: file), message)
     }
     let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
     func openFile(_ flags: Int32) -> Int32 {
@@ -328,34 +329,29 @@ package struct ManifestLoader: Sendable {
     var isRegular = isRegular
     if descriptor < 0, errno == ELOOP, let root {
       guard let real = realPath(file), isInside(real, root) else {
-        return problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
+        throw problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
       }
       descriptor = openFile(flags)
       isRegular = false
     }
     guard descriptor >= 0 else {
-      return problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
+      throw problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
     }
     defer { close(descriptor) }
     /// The size `fstat` gives, once the file is known to be regular and within the limit.
-    func size() -> Result<Int, ManifestProblem> {
+    func size() throws(ManifestProblem) -> Int {
       var status = stat()
       guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-        return problem(.unreadable, "not a regular file")
+        throw problem(.unreadable, "not a regular file")
       }
       guard Int(status.st_size) <= limits.fileSize else {
-        return .failure(tooLarge(file, Int(status.st_size), limits))
+        throw tooLarge(file, Int(status.st_size), limits)
       }
-      return .success(Int(status.st_size))
+      return Int(status.st_size)
     }
     // The size, when known; a listed regular file is first read into the buffer as it is.
     var expected: Int?
-    if !isRegular {
-      switch size() {
-      case .failure(let problem): return .failure(problem)
-      case .success(let size): expected = size
-      }
-    }
+    if !isRegular { expected = try size() }
     let least = expected.map { $0 + 1 } ?? min(1 << 14, limits.fileSize + 1)
     if buffer.count < least { buffer = [UInt8](repeating: 0, count: least) }
     // Read to the end (the file may have grown since fstat), never past the limit.
@@ -364,33 +360,30 @@ package struct ManifestLoader: Sendable {
       if filled == buffer.count {
         if expected == nil {
           // A listed file that fills the buffer: its size decides, as for any other file.
-          switch size() {
-          case .failure(let problem): return .failure(problem)
-          case .success(let size): expected = size
-          }
+          expected = try size()
           if let expected, buffer.count <= expected {
             buffer += [UInt8](repeating: 0, count: expected + 1 - buffer.count)
           }
           continue
         }
-        guard filled <= limits.fileSize else { return .failure(tooLarge(file, filled, limits)) }
+        guard filled <= limits.fileSize else { throw tooLarge(file, filled, limits) }
         buffer += [UInt8](repeating: 0, count: min(2 * filled, limits.fileSize + 1) - filled)
       }
       let asked = buffer.count - filled
       let count = buffer.withUnsafeMutableBytes { buffer in
         buffer.baseAddress.map { read(descriptor, $0 + filled, asked) } ?? -1
       }
-      if count == 0 { return .success(filled) }
+      if count == 0 { return filled }
       if count < 0 {
         if errno == EINTR { continue }
-        return problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
+        throw problem(.unreadable, "cannot read this file: \(String(cString: strerror(errno)))")
       }
       filled += count
       // The size fstat gave, read with room to spare: the end, without one more `read`.
-      if let expected, filled == expected, filled < buffer.count { return .success(filled) }
+      if let expected, filled == expected, filled < buffer.count { return filled }
       // A regular file reads short only at its end, so a listed file that did not fill the
       // buffer has been read whole, in one `read`.
-      if expected == nil, count < asked { return .success(filled) }
+      if expected == nil, count < asked { return filled }
     }
   }
 
@@ -470,8 +463,14 @@ package struct ManifestLoader: Sendable {
         parts.append(part)
       }
     }
-    let joined = parts.joined(separator: "/")
-    return path.hasPrefix("/") ? "/" + joined : joined
+    // Appended one by one: `joined(separator:)` over substrings is generic code that asks the
+    // runtime for a conformance, a search of every conformance in the process the first time.
+    var joined = path.hasPrefix("/") ? "/" : ""
+    for (index, part) in parts.enumerated() {
+      if index > 0 { joined.append("/") }
+      joined.append(contentsOf: part)
+    }
+    return joined
   }
 
   /// The directory `file` is in, as `NSString.deletingLastPathComponent` has it:

@@ -42,18 +42,17 @@ struct ModuleFiles: Sendable {
     set.modules.reserveCapacity(set.modules.count + files.count)
     for file in files {
       let at = listing >= 0 ? file.name.map { (listing, $0) } : nil
-      switch ManifestLoader.contents(
-        of: file.path, at: at, isRegular: file.isRegular, limits: limits, inside: root,
-        into: &buffer)
-      {
-      case .failure(let problem):
-        set.problems.append(problem)
-      case .success(let count):
+      do {
+        let count = try ManifestLoader.contents(
+          of: file.path, at: at, isRegular: file.isRegular, limits: limits, inside: root,
+          into: &buffer)
         buffer.withUnsafeBytes { bytes in
           ManifestLoader.decodeModules(
             UnsafeRawBufferPointer(rebasing: bytes[..<count]), file: file.path, limits: limits,
             repeated: repeated, into: &set)
         }
+      } catch {
+        set.problems.append(error)
       }
     }
   }

@@ -185,7 +185,8 @@ extension OpenFile {
   static func createDirectory(_ path: String) throws(StoreError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
-      prefix += component + "/"
+      prefix.append(contentsOf: component)
+      prefix.append("/")
       guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
         throw .system(operation: "create directory", file: prefix, code: errno)
       }
