@@ -208,6 +208,38 @@ import Testing
     #expect(Self.ends(first))
   }
 
+  /// A child that writes what is not a frame on its standard output can never answer again:
+  /// the host ends it at once (the call fails naming the module and what it sent, not after the
+  /// action's 30 s) and the policy restarts it.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childBreakingTheWireProtocolIsEndedAndRestarted() throws {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/pid")
+    let first = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    Self.send(host, "faults://faulty/crash?how=garbage")
+    let failure = Self.readLine(host, &output) { $0.hasPrefix("error: ") }
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    guard let first else { return }
+    #expect(
+      failure == "error: module 'faulty' (pid \(first)): broke the wire protocol "
+        + "(malformed frame header: not a header); ended")
+    #expect(
+      result.stderr.contains(
+        "apiary: module 'faulty' (pid \(first)) broke the wire protocol: malformed frame header: "
+          + "not a header; ending it"), "\(result.stderr)")
+    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
+    #expect(later.count == 1 && later.first != first, "\(result.stdout)")
+    #expect(Self.ends(first))
+  }
+
   /// `:restart` starts a new child with the code on disk now.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func restartCommandLoadsNewCode() throws {

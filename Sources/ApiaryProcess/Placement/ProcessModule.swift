@@ -60,7 +60,22 @@ public final class ProcessModule: Module {
     connection.start(
       handler: Self.handler(context),
       ended: { reason in
-        let ended = await child.exitDescription()
+        // Its output ended or broke, so the child cannot answer again: one that broke the
+        // protocol is ended at once, one that closed its output and lives on after the
+        // module's timeout then.
+        guard reason == RPCConnection.endOfInput else {
+          ChildProcess.printToStandardError(
+            "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
+          child.terminate(grace: .seconds(1))
+          return ProcessModuleError(
+            module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
+        }
+        let grace = Duration.seconds(max(1, context.manifest.startTimeout))
+        let ended = await child.end(after: grace) {
+          ChildProcess.printToStandardError(
+            "apiary: module '\(name)' (pid \(pid)) closed its standard output but did not exit "
+              + "within \(grace); ending it")
+        }
         return ProcessModuleError(module: name, pid: pid, reason: ended)
       })
     let link = ProcessLink(module: name, child: child, connection: connection)

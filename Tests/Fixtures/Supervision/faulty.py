@@ -5,8 +5,9 @@
 
 Its target (any name): `pid` answers the process id, `version` the VERSION below (tests rewrite it to
 see `:restart` load new code), `crash` ends the process while the call is in flight:
-how=segv (SIGSEGV), exit (status 3), abort (SIGABRT) or stop (SIGSTOP: the process hangs, so
-health check pings go unanswered). Each start prints `faulty started` on standard error, which
+how=segv (SIGSEGV), exit (status 3), abort (SIGABRT), stop (SIGSTOP: the process hangs, so
+health check pings go unanswered) or garbage (writes what is not a frame on its standard output,
+then waits for good). Each start prints `faulty started` on standard error, which
 the host shows tagged `[faulty]`.
 """
 import json
@@ -49,6 +50,10 @@ def crash(how):
         os.abort()
     elif how == "stop":
         os.kill(os.getpid(), signal.SIGSTOP)
+    elif how == "garbage":
+        wire_out.write(b"not a header\r\n\r\n")
+        wire_out.flush()
+        signal.pause()
     else:
         os._exit(3)
 
