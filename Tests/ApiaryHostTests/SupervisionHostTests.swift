@@ -240,6 +240,28 @@ import Testing
     #expect(Self.ends(first))
   }
 
+  /// A child that closed its standard input cannot be sent a call: the call fails at once,
+  /// naming the module and its process, not as an anonymous "connection closed".
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func callToAChildThatClosedItsInputNamesTheModule() throws {
+    let directory = try Self.application([Self.pythonModule("faulty", script: Self.faulty.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/pid")
+    let pid = Self.readLine(host, &output) { Int32($0) != nil }
+    Self.send(host, "faults://faulty/crash?how=closein")
+    #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    guard let pid else { return }
+    #expect(
+      lines == [
+        "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
+      ],
+      "\(result.stderr)")
+  }
+
   /// `:restart` starts a new child with the code on disk now.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func restartCommandLoadsNewCode() throws {

@@ -134,7 +134,8 @@ public final class ProcessModule: Module {
     return link
   }
 
-  /// A request to the child; the child's error objects become ``ChildCallError``.
+  /// A request to the child; the child's error objects become ``ChildCallError``, a request
+  /// that cannot be written (the child closed its input) a ``ProcessModuleError``.
   @discardableResult
   static func call(
     _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
@@ -152,6 +153,8 @@ public final class ProcessModule: Module {
       return try await link.connection.call(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
+    } catch let closed as ConnectionClosed {
+      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
     }
   }
 
@@ -174,6 +177,8 @@ public final class ProcessModule: Module {
       return try link.connection.callBlocking(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
+    } catch let closed as ConnectionClosed {
+      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
     } catch is CallTimedOut {
       throw ProcessModuleError(
         module: link.module, pid: link.child.pid,
