@@ -18,17 +18,21 @@ import Testing
     .split(separator: ":").map { "\($0)/python3" }
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-  /// A process-placed Python module `name` (target `name`) running `script`, with `extra`
-  /// manifest keys (`"restart": …`).
-  static func pythonModule(_ name: String, script: String, extra: String = "") -> String {
-    """
-    {"name": "\(name)", "type": "Python.Faulty", "placement": "process", "timeout": 10,
-     "command": ["\(python ?? "python3")", "\(script)"]\(extra.isEmpty ? "" : ", " + extra),
-     "targets": [{"name": "\(name)", "type": "Python.FaultyTarget", "actions": [
-       {"name": "pid", "remote": true, "returns": "int"},
-       {"name": "version", "remote": true, "returns": "string"},
-       {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
-    """
+  /// A process-placed Python module `name` (target `name`) running `script` with `arguments`,
+  /// its hooks bounded by `timeout`, with `extra` manifest keys (`"restart": …`).
+  static func pythonModule(
+    _ name: String, script: String, arguments: [String] = [], timeout: Double = 10,
+    extra: String = ""
+  ) -> String {
+    let command = ([python ?? "python3", script] + arguments).map { "\"\($0)\"" }
+    return """
+      {"name": "\(name)", "type": "Python.Faulty", "placement": "process", "timeout": \(timeout),
+       "command": [\(command.joined(separator: ", "))]\(extra.isEmpty ? "" : ", " + extra),
+       "targets": [{"name": "\(name)", "type": "Python.FaultyTarget", "actions": [
+         {"name": "pid", "remote": true, "returns": "int"},
+         {"name": "version", "remote": true, "returns": "string"},
+         {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
+      """
   }
 
   /// A process-placed `FaultPlugin.FaultModule` `name` with its target `name`.
@@ -260,6 +264,41 @@ import Testing
         "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
       ],
       "\(result.stderr)")
+  }
+
+  /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the
+  /// kernel gives up on the hook: the module that did not start keeps no child (a module that
+  /// fails `start` is never torn down), and neither outlives the host.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInStartOrTearDownIsEndedAtTheTimeout() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "starts", script: Self.faulty.path, arguments: ["hang=start"], timeout: 0.5,
+        extra: #""optional": true"#),
+      Self.pythonModule(
+        "stops", script: Self.faulty.path, arguments: ["hang=tearDown"], timeout: 0.5),
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://stops/pid")
+    let stops = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    #expect(host.waitForError("hangs in start"))
+    let starts = String(decoding: host.stderr, as: UTF8.self).split(separator: "\n")
+      .first { $0.hasSuffix(" hangs in start") }?.split(separator: " ").dropFirst(2).first
+      .flatMap { Int32($0) }
+    guard let starts, let stops else {
+      Issue.record("no pids: \(String(decoding: host.stderr, as: UTF8.self))")
+      return
+    }
+    #expect(Self.ends(starts), "the child of a module that failed in start runs on")
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("starts       failed in start: did not finish within 0.5 s"))
+    #expect(!result.stdout.contains("process: running, pid \(starts)"), "\(result.stdout)")
+    #expect(result.stderr.contains("faulty \(stops) hangs in tearDown"), "\(result.stderr)")
+    #expect(Self.ends(stops), "a child stuck in tearDown outlived its host")
+    #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
   }
 
   /// `:restart` starts a new child with the code on disk now.

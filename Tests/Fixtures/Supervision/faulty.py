@@ -9,6 +9,9 @@ how=segv (SIGSEGV), exit (status 3), abort (SIGABRT) or stop (SIGSTOP: the proce
 health check pings go unanswered); or breaks the wire and lives on: how=garbage (writes what is
 not a frame on its standard output) or closein (closes its standard input, then answers). Each
 start prints `faulty started` on standard error, which the host shows tagged `[faulty]`.
+
+With the argument `hang=HOOK` (start, tearDown), that hook prints `faulty PID hangs in HOOK` on
+standard error and never answers.
 """
 import json
 import os
@@ -65,6 +68,10 @@ def crash(how):
 
 
 def handle(method, params):
+    if "hang=" + method in sys.argv[1:]:
+        print("faulty %d hangs in %s" % (os.getpid(), method), file=sys.stderr, flush=True)
+        while True:
+            signal.pause()
     if method == "initialize":
         return {"protocol": 1, "pid": os.getpid()}
     if method == "setUp":
