@@ -139,7 +139,7 @@ struct Session {
     do {
       return try ResultRenderer.render(try await kernel.mediator.open(url))
     } catch {
-      return "error: \(error)\(NotFoundHint.text(for: error, in: kernel.mediator))"
+      return "error: \(error)\(await NotFoundHint.text(for: error, in: kernel))"
     }
   }
 }
