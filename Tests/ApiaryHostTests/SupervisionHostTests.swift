@@ -244,11 +244,15 @@ import Testing
     #expect(Self.ends(first))
   }
 
-  /// A child that closed its standard input cannot be sent a call: the call fails at once,
-  /// naming the module and its process, not as an anonymous "connection closed".
+  /// A child that closed its standard input cannot be sent a call: the call fails naming the
+  /// module and its process once the child, which lives on, has been ended after the module's
+  /// `timeout`, and the policy restarts it.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
-  func callToAChildThatClosedItsInputNamesTheModule() throws {
-    let directory = try Self.application([Self.pythonModule("faulty", script: Self.faulty.path)])
+  func childThatClosedItsInputIsEndedAndRestarted() throws {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, timeout: 0.5, extra: restart)
+    ])
     let host = try Self.start(["run", directory.path, "--quiet"])
     var output = ""
     Self.send(host, "faults://faulty/pid")
@@ -256,14 +260,19 @@ import Testing
     Self.send(host, "faults://faulty/crash?how=closein")
     #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
     Self.send(host, "faults://faulty/pid")
+    let failure = Self.readLine(host, &output) { $0.hasPrefix("error: ") }
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, "faults://faulty/pid")
     let result = try host.finish()
-    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(result.status == 0, "\(result.stderr)")
     guard let pid else { return }
+    #expect(failure == "error: module 'faulty' (pid \(pid)): killed by signal 15 (SIGTERM)")
     #expect(
-      lines == [
-        "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
-      ],
-      "\(result.stderr)")
+      result.stderr.contains(
+        "apiary: module 'faulty' (pid \(pid)) closed its standard input but did not exit within "
+          + "1.0 seconds; ending it"), "\(result.stderr)")
+    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
+    #expect(later.count == 1 && later.first.map(String.init) != pid, "\(result.stdout)")
   }
 
   /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the
