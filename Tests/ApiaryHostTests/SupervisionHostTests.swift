@@ -212,36 +212,63 @@ import Testing
     #expect(Self.ends(first))
   }
 
+  /// What ``breakWire(_:answer:timeout:)`` saw.
+  struct BrokenWire {
+    var pid: Int32
+    /// The error line of the call that found the wire broken.
+    var failure: String?
+    var result: HostProcess.Result
+    /// The pids the module answered after its restart.
+    var later: [Int32]
+  }
+
+  /// A `faulty` child restarted on failure, whose hooks are bounded by `timeout`, breaks its wire
+  /// with `crash?how=HOW` (answering `answer`, when given, then called again), and is called once
+  /// it runs again.
+  static func breakWire(_ how: String, answer: String? = nil, timeout: Double = 10) throws
+    -> BrokenWire?
+  {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try application([
+      pythonModule("faulty", script: faulty.path, timeout: timeout, extra: restart)
+    ])
+    let host = try start(["run", directory.path, "--quiet"])
+    var output = ""
+    send(host, "faults://faulty/pid")
+    let pid = readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    send(host, "faults://faulty/crash?how=\(how)")
+    if let answer {
+      #expect(readLine(host, &output) { $0 == answer } != nil)
+      send(host, "faults://faulty/pid")
+    }
+    let failure = readLine(host, &output) { $0.hasPrefix("error: ") }
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
+    return pid.map { BrokenWire(pid: $0, failure: failure, result: result, later: later) }
+  }
+
   /// A child that writes what is not a frame on its standard output can never answer again:
   /// the host ends it at once (the call fails naming the module and what it sent, not after the
   /// action's 30 s) and the policy restarts it.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func childBreakingTheWireProtocolIsEndedAndRestarted() throws {
-    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
-    let directory = try Self.application([
-      Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
-    ])
-    let host = try Self.start(["run", directory.path, "--quiet"])
-    var output = ""
-    Self.send(host, "faults://faulty/pid")
-    let first = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
-    Self.send(host, "faults://faulty/crash?how=garbage")
-    let failure = Self.readLine(host, &output) { $0.hasPrefix("error: ") }
-    #expect(host.waitForError("apiary: module 'faulty' running again"))
-    Self.send(host, "faults://faulty/pid")
-    let result = try host.finish()
-    #expect(result.status == 0, "\(result.stderr)")
-    guard let first else { return }
+    let broken = try Self.breakWire("garbage")
+    guard let broken else {
+      Issue.record("the child answered no pid")
+      return
+    }
     #expect(
-      failure == "error: module 'faulty' (pid \(first)): broke the wire protocol "
+      broken.failure == "error: module 'faulty' (pid \(broken.pid)): broke the wire protocol "
         + "(malformed frame header: not a header); ended")
     #expect(
-      result.stderr.contains(
-        "apiary: module 'faulty' (pid \(first)) broke the wire protocol: malformed frame header: "
-          + "not a header; ending it"), "\(result.stderr)")
-    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
-    #expect(later.count == 1 && later.first != first, "\(result.stdout)")
-    #expect(Self.ends(first))
+      broken.result.stderr.contains(
+        "apiary: module 'faulty' (pid \(broken.pid)) broke the wire protocol: malformed frame "
+          + "header: not a header; ending it"), "\(broken.result.stderr)")
+    #expect(broken.later.count == 1 && broken.later.first != broken.pid)
+    #expect(Self.ends(broken.pid))
   }
 
   /// A child that closed its standard input cannot be sent a call: the call fails naming the
@@ -249,30 +276,18 @@ import Testing
   /// `timeout`, and the policy restarts it.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func childThatClosedItsInputIsEndedAndRestarted() throws {
-    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
-    let directory = try Self.application([
-      Self.pythonModule("faulty", script: Self.faulty.path, timeout: 0.5, extra: restart)
-    ])
-    let host = try Self.start(["run", directory.path, "--quiet"])
-    var output = ""
-    Self.send(host, "faults://faulty/pid")
-    let pid = Self.readLine(host, &output) { Int32($0) != nil }
-    Self.send(host, "faults://faulty/crash?how=closein")
-    #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
-    Self.send(host, "faults://faulty/pid")
-    let failure = Self.readLine(host, &output) { $0.hasPrefix("error: ") }
-    #expect(host.waitForError("apiary: module 'faulty' running again"))
-    Self.send(host, "faults://faulty/pid")
-    let result = try host.finish()
-    #expect(result.status == 0, "\(result.stderr)")
-    guard let pid else { return }
-    #expect(failure == "error: module 'faulty' (pid \(pid)): killed by signal 15 (SIGTERM)")
+    let broken = try Self.breakWire("closein", answer: #""closed""#, timeout: 0.5)
+    guard let broken else {
+      Issue.record("the child answered no pid")
+      return
+    }
     #expect(
-      result.stderr.contains(
-        "apiary: module 'faulty' (pid \(pid)) closed its standard input but did not exit within "
-          + "1.0 seconds; ending it"), "\(result.stderr)")
-    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
-    #expect(later.count == 1 && later.first.map(String.init) != pid, "\(result.stdout)")
+      broken.failure == "error: module 'faulty' (pid \(broken.pid)): killed by signal 15 (SIGTERM)")
+    #expect(
+      broken.result.stderr.contains(
+        "apiary: module 'faulty' (pid \(broken.pid)) closed its standard input but did not exit "
+          + "within 1.0 seconds; ending it"), "\(broken.result.stderr)")
+    #expect(broken.later.count == 1 && broken.later.first != broken.pid)
   }
 
   /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the
