@@ -307,9 +307,7 @@ import Testing
     Self.send(host, "faults://stops/pid")
     let stops = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
     #expect(host.waitForError("hangs in start"))
-    let starts = String(decoding: host.stderr, as: UTF8.self).split(separator: "\n")
-      .first { $0.hasSuffix(" hangs in start") }?.split(separator: " ").dropFirst(2).first
-      .flatMap { Int32($0) }
+    let starts = Self.pid(hangingIn: "start", String(decoding: host.stderr, as: UTF8.self))
     guard let starts, let stops else {
       Issue.record("no pids: \(String(decoding: host.stderr, as: UTF8.self))")
       return
@@ -323,6 +321,54 @@ import Testing
     #expect(result.stderr.contains("faulty \(stops) hangs in tearDown"), "\(result.stderr)")
     #expect(Self.ends(stops), "a child stuck in tearDown outlived its host")
     #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+  }
+
+  /// A child stuck in its handshake past the module's `timeout` fails the boot; the host kills
+  /// it on its way out, saying so, rather than leave it running.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInItsHandshakeDoesNotOutliveAFailedBoot() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 0.5)
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: boot failed: module 'mute' failed in setUp"))
+    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
+      Issue.record("no pid: \(result.stderr)")
+      return
+    }
+    #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
+  }
+
+  /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3) kills the
+  /// child stuck in its handshake too.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInItsHandshakeDoesNotOutliveAShutdownTimeout() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 60)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", "0.2"])
+    #expect(host.waitForError("hangs in initialize"))
+    host.signal(SIGINT)
+    let result = try host.finish()
+    #expect(result.status == 3, "\(result.stderr)")
+    #expect(result.stderr.contains("apiary: module 'mute' (pid "), "\(result.stderr)")
+    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
+      Issue.record("no pid: \(result.stderr)")
+      return
+    }
+    #expect(
+      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"))
+    #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
+  }
+
+  /// The pid of the `faulty` child that said on `stderr` it hangs in `method` (`[mute] faulty
+  /// 4242 hangs in start`).
+  static func pid(hangingIn method: String, _ stderr: String) -> Int32? {
+    let line = stderr.split(separator: "\n").first { $0.hasSuffix(" hangs in \(method)") }
+    return line?.split(separator: " ").dropFirst(2).first.flatMap { Int32($0) }
   }
 
   /// `:restart` starts a new child with the code on disk now.

@@ -10,7 +10,7 @@ health check pings go unanswered); or breaks the wire and lives on: how=garbage 
 not a frame on its standard output) or closein (closes its standard input, then answers). Each
 start prints `faulty started` on standard error, which the host shows tagged `[faulty]`.
 
-With the argument `hang=HOOK` (start, tearDown), that hook prints `faulty PID hangs in HOOK` on
+With the argument `hang=METHOD` (initialize, start, tearDown), that request prints `faulty PID hangs in HOOK` on
 standard error and never answers.
 """
 import json
