@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "a3e2363782f1b2fe57bda6097204663324b798a9eb6b43e2f3cfa09536f5d36e"
+#define APIARY_ABI_HASH "25af4c9d96b67ac88a85ee5142a0afd120089cc140ffd98e24737b9149a6c9b4"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
