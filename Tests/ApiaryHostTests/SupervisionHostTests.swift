@@ -212,7 +212,7 @@ import Testing
     #expect(Self.ends(first))
   }
 
-  /// What ``breakWire(_:answer:timeout:)`` saw.
+  /// What ``breakWire(_:)`` saw.
   struct BrokenWire {
     var pid: Int32
     /// The error line of the call that found the wire broken.
@@ -222,25 +222,18 @@ import Testing
     var later: [Int32]
   }
 
-  /// A `faulty` child restarted on failure, whose hooks are bounded by `timeout`, breaks its wire
-  /// with `crash?how=HOW` (answering `answer`, when given, then called again), and is called once
-  /// it runs again.
-  static func breakWire(_ how: String, answer: String? = nil, timeout: Double = 10) throws
-    -> BrokenWire?
-  {
+  /// A `faulty` child restarted on failure breaks its wire with `crash?how=HOW`, and is called
+  /// once it runs again.
+  static func breakWire(_ how: String) throws -> BrokenWire? {
     let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
     let directory = try application([
-      pythonModule("faulty", script: faulty.path, timeout: timeout, extra: restart)
+      pythonModule("faulty", script: faulty.path, extra: restart)
     ])
     let host = try start(["run", directory.path, "--quiet"])
     var output = ""
     send(host, "faults://faulty/pid")
     let pid = readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
     send(host, "faults://faulty/crash?how=\(how)")
-    if let answer {
-      #expect(readLine(host, &output) { $0 == answer } != nil)
-      send(host, "faults://faulty/pid")
-    }
     let failure = readLine(host, &output) { $0.hasPrefix("error: ") }
     #expect(host.waitForError("apiary: module 'faulty' running again"))
     send(host, "faults://faulty/pid")
@@ -271,23 +264,28 @@ import Testing
     #expect(Self.ends(broken.pid))
   }
 
-  /// A child that closed its standard input cannot be sent a call: the call fails naming the
-  /// module and its process once the child, which lives on, has been ended after the module's
-  /// `timeout`, and the policy restarts it.
+  /// A child that closed its standard input cannot be sent a call: the call fails at once,
+  /// naming the module and its process, not as an anonymous "connection closed".
   @Test(.enabled(if: python != nil, "python3 is not installed"))
-  func childThatClosedItsInputIsEndedAndRestarted() throws {
-    let broken = try Self.breakWire("closein", answer: #""closed""#, timeout: 0.5)
-    guard let broken else {
-      Issue.record("the child answered no pid")
-      return
-    }
+  func callToAChildThatClosedItsInputNamesTheModule() throws {
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, timeout: 1)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/pid")
+    let pid = Self.readLine(host, &output) { Int32($0) != nil }
+    Self.send(host, "faults://faulty/crash?how=closein")
+    #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    guard let pid else { return }
     #expect(
-      broken.failure == "error: module 'faulty' (pid \(broken.pid)): killed by signal 15 (SIGTERM)")
-    #expect(
-      broken.result.stderr.contains(
-        "apiary: module 'faulty' (pid \(broken.pid)) closed its standard input but did not exit "
-          + "within 1.0 seconds; ending it"), "\(broken.result.stderr)")
-    #expect(broken.later.count == 1 && broken.later.first != broken.pid)
+      lines == [
+        "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
+      ],
+      "\(result.stderr)")
   }
 
   /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the

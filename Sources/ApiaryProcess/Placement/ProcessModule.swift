@@ -92,15 +92,10 @@ public final class ProcessModule: Module {
     connection.start(
       handler: Self.handler(context),
       ended: { reason in
-        // The child cannot answer, or be asked, again: one that broke the protocol is ended at
-        // once, one that closed its output or input and lives on after the module's timeout.
-        let stream: String? =
-          switch reason {
-          case RPCConnection.endOfInput: "output"
-          case RPCConnection.peerInputClosed: "input"
-          default: nil
-          }
-        guard let stream else {
+        // Its output ended or broke, so the child cannot answer again: one that broke the
+        // protocol is ended at once, one that closed its output and lives on after the
+        // module's timeout then.
+        guard reason == RPCConnection.endOfInput else {
           ChildProcess.printToStandardError(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
           child.terminate(grace: .seconds(1))
@@ -110,8 +105,8 @@ public final class ProcessModule: Module {
         let grace = Duration.seconds(max(1, context.manifest.startTimeout))
         let ended = await child.end(after: grace) {
           ChildProcess.printToStandardError(
-            "apiary: module '\(name)' (pid \(pid)) closed its standard \(stream) but did not "
-              + "exit within \(grace); ending it")
+            "apiary: module '\(name)' (pid \(pid)) closed its standard output but did not exit "
+              + "within \(grace); ending it")
         }
         return ProcessModuleError(module: name, pid: pid, reason: ended)
       })

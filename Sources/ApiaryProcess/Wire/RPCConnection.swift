@@ -33,9 +33,6 @@ package final class RPCConnection: Sendable {
   /// The reason the input ended when the other side closed it, rather than sent a frame that
   /// does not parse (whose error is the reason then).
   package static let endOfInput = "end of input"
-  /// The reason the connection ended when a request could not be written: the other side
-  /// closed its input, or is gone.
-  package static let peerInputClosed = "the other side closed its input"
 
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
@@ -54,8 +51,8 @@ package final class RPCConnection: Sendable {
     var started = false
     /// Whether frames may be read: the handlers are in place (callers lead only then).
     var reading = false
-    /// Whether the end (of input, or a failed write) has been reported (to `ended`, once).
-    var endReported = false
+    /// Whether the end of input has been reported (to `ended`, once).
+    var inputEnded = false
   }
 
   /// What a holder of the read side uses to act on frames; set once, before any reading.
@@ -289,9 +286,10 @@ package final class RPCConnection: Sendable {
     do {
       try writer.send(RPCMessage.request(id: id, method: method, params: text))
     } catch {
-      // The request stays in flight: the connection ends, and the owner's error (which, for a
-      // child that is gone, says how it ended) fails it with the others.
-      ended(Self.peerInputClosed)
+      // A broken pipe: the reader sees the end too and fails the rest with the real reason.
+      if state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil {
+        throw ConnectionClosed(reason: "\(error)")
+      }
     }
     return id
   }
@@ -362,19 +360,15 @@ package final class RPCConnection: Sendable {
   /// owner makes of it (asynchronously: the host waits there for the child's exit status).
   private func inputEnded(_ reason: String) -> String {
     if read.endReason == nil { read.endReason = reason }
-    ended(reason)
-    return read.endReason ?? reason
-  }
-
-  /// The first time, fails the connection with the error the owner makes of `reason`.
-  private func ended(_ reason: String) {
     let first = state.withLock { state in
-      defer { state.endReported = true }
-      return !state.endReported
+      defer { state.inputEnded = true }
+      return !state.inputEnded
     }
-    guard first else { return }
-    let ended = handlers.ended
-    Task { self.end(with: await ended(reason)) }
+    if first {
+      let ended = handlers.ended
+      Task { self.end(with: await ended(reason)) }
+    }
+    return read.endReason ?? reason
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the
