@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryProcess
 
 /// The `apiary` command: dispatches to a subcommand and turns errors into exit statuses.
 enum Host {
@@ -114,11 +115,20 @@ extension Host {
   ) async -> Int32? {
     let interruption = Interruption.install(deadline: shutdownTimeout)
     log("boot:")
+    defer { killRemainingChildren() }
     guard await boot(kernel) else { return ExitStatus.failure }
     let status = await interruption.unlessInterrupted(work)
     log("shutdown:")
     await kernel.shutdown()
     return status
+  }
+
+  /// Kills the child processes no module ended (stuck in a hook the host gave up on), saying
+  /// which, so none outlives the host.
+  static func killRemainingChildren() {
+    for child in ChildProcess.killRemaining() {
+      Output.err("apiary: module '\(child.name)' (pid \(child.pid)) still running at exit; killed")
+    }
   }
 
   /// Boots `kernel`, printing the error on failure; false when the boot failed.

@@ -118,6 +118,7 @@ final class Interruption: Sendable {
       _ = nanosleep(&pause, nil)
     }
     tell("error: shutdown did not finish within \(deadline) s (--shutdown-timeout); exiting")
+    Host.killRemainingChildren()
     _exit(ExitStatus.shutdownTimedOut)
   }
 

@@ -37,8 +37,24 @@ struct Session {
       }
       return [await kernel.events.post(words[1], payload: payload).description]
     default:
-      return ["error: unknown command '\(text)'; type ':help'"]
+      guard let syntax = Self.syntax(of: words.first ?? "") else {
+        return ["error: unknown command '\(text)'; type ':help'"]
+      }
+      return ["error: usage: \(syntax)"]
     }
+  }
+
+  /// How `:help` writes the command `name` (`:post EVENT [key=value ...]`); nil when there is
+  /// no such command.
+  static func syntax(of name: String) -> String? {
+    for line in RunCommand.usage.split(separator: "\n") {
+      let entry = line.drop { $0 == " " }
+      let command = entry.prefix { $0 != " " }
+      guard command.hasPrefix(":"), command.dropFirst() == name else { continue }
+      let columns = entry.split(separator: "  ", maxSplits: 1)
+      return columns.first.map(String.init)
+    }
+    return nil
   }
 
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
@@ -123,7 +139,7 @@ struct Session {
     do {
       return try ResultRenderer.render(try await kernel.mediator.open(url))
     } catch {
-      return "error: \(error)\(NotFoundHint.text(for: error, in: kernel.mediator))"
+      return "error: \(error)\(await NotFoundHint.text(for: error, in: kernel))"
     }
   }
 }

@@ -902,7 +902,7 @@ public actor Kernel {
       let duration = clock.now - began
       report(name, .activate, .failed(error), duration, trigger: trigger)
       if manifest.isOptional {
-        states[name] = .failed(phase: failedIn, reason: "\(error)")
+        states[name] = .failed(phase: failedIn, reason: Self.reason(of: error))
       } else if stopping {
         states[name] = .stopped
       } else {
@@ -1009,7 +1009,7 @@ public actor Kernel {
       unregister(name)
       report(name, .activate, .failed(error), clock.now - began, trigger: trigger)
       if manifest.isOptional {
-        states[name] = .failed(phase: Self.phase(of: error), reason: "\(error)")
+        states[name] = .failed(phase: Self.phase(of: error), reason: Self.reason(of: error))
       } else {
         sleepAgain(manifest, hasHooks: false)
       }
@@ -1040,6 +1040,12 @@ public actor Kernel {
   private static func phase(of error: KernelError) -> LifecyclePhase {
     if case .hookFailed(_, let phase, _) = error.details { return phase }
     return .load
+  }
+
+  /// Why a wake-up failed, without the module and phase its failed state names already.
+  private static func reason(of error: KernelError) -> String {
+    if case .hookFailed(_, _, let cause) = error.details { return "\(cause)" }
+    return "\(error)"
   }
 
   /// Wakes the `background` modules among `names`, one at a time, each as its own change, in

@@ -230,4 +230,28 @@ import Testing
     #expect(result.stdout.contains("): exited with status 3"))
     #expect(result.stdout.contains("notes        running"))
   }
+
+  /// A call to the target of a module that is not running says why it is not, through `run`
+  /// and `call`, not only "is its module loaded?".
+  @Test func aCallToAFailedModulesTargetSaysWhyItIsNotRunning() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Quits", "scheme": "quits"}"#,
+      "modules/quits.json": """
+      {"schemaVersion": 1, "modules": [{"name": "quits", "type": "Shell.Quits",
+        "placement": "process", "command": ["/bin/sh", "-c", "read header; exit 3"], "optional": true,
+        "targets": [{"name": "quitter", "type": "Shell.Quitter", "actions": [
+          {"name": "go", "remote": true}]}]}]}
+      """,
+    ])
+    let why =
+      "and no fallback handled the call (module 'quits' failed in setUp: module 'quits' (pid "
+    let run = try HostProcess.run(
+      ["run", directory.path, "--quiet"], input: "quits://quitter/go\n")
+    #expect(
+      run.stdout.contains("error: quitter/go: no target 'quitter' (is its module loaded?) " + why))
+    #expect(run.stdout.hasSuffix("): exited with status 3)\n"), "\(run.stdout)")
+    let call = try HostProcess.run(["call", "quits://quitter/go", directory.path])
+    #expect(call.status == 1)
+    #expect(call.stderr.contains(why), "\(call.stderr)")
+  }
 }

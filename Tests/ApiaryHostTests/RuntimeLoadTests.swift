@@ -33,6 +33,23 @@ import Testing
     #expect(!lines[6].contains("search"), "its event handlers are withdrawn: \(lines)")
   }
 
+  /// A command `:help` lists, typed with too few or too many words, is answered with its
+  /// syntax, not as an unknown command.
+  @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Empty", "scheme": "empty", "modules": []}"#
+    ])
+    let input = ":post\n:remove a b\n:load\n:modules all\n:resolve\n:frob\n"
+    let result = try HostProcess.run(["run", "--quiet", app.path], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == [
+        "error: usage: :post EVENT [key=value ...]", "error: usage: :remove MODULE",
+        "error: usage: :load MANIFEST", "error: usage: :modules",
+        "error: usage: :resolve PROTOCOL [NAME]", "error: unknown command ':frob'; type ':help'",
+      ], "\(result.stdout)")
+  }
+
   @Test func loadRefusesAMismatchedPluginAndKeepsTheHost() throws {
     let app = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,

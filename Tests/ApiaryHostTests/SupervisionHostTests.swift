@@ -18,17 +18,21 @@ import Testing
     .split(separator: ":").map { "\($0)/python3" }
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-  /// A process-placed Python module `name` (target `name`) running `script`, with `extra`
-  /// manifest keys (`"restart": …`).
-  static func pythonModule(_ name: String, script: String, extra: String = "") -> String {
-    """
-    {"name": "\(name)", "type": "Python.Faulty", "placement": "process", "timeout": 10,
-     "command": ["\(python ?? "python3")", "\(script)"]\(extra.isEmpty ? "" : ", " + extra),
-     "targets": [{"name": "\(name)", "type": "Python.FaultyTarget", "actions": [
-       {"name": "pid", "remote": true, "returns": "int"},
-       {"name": "version", "remote": true, "returns": "string"},
-       {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
-    """
+  /// A process-placed Python module `name` (target `name`) running `script` with `arguments`,
+  /// its hooks bounded by `timeout`, with `extra` manifest keys (`"restart": …`).
+  static func pythonModule(
+    _ name: String, script: String, arguments: [String] = [], timeout: Double = 10,
+    extra: String = ""
+  ) -> String {
+    let command = ([python ?? "python3", script] + arguments).map { "\"\($0)\"" }
+    return """
+      {"name": "\(name)", "type": "Python.Faulty", "placement": "process", "timeout": \(timeout),
+       "command": [\(command.joined(separator: ", "))]\(extra.isEmpty ? "" : ", " + extra),
+       "targets": [{"name": "\(name)", "type": "Python.FaultyTarget", "actions": [
+         {"name": "pid", "remote": true, "returns": "int"},
+         {"name": "version", "remote": true, "returns": "string"},
+         {"name": "crash", "remote": true, "parameters": [{"name": "how", "type": "string"}]}]}]}
+      """
   }
 
   /// A process-placed `FaultPlugin.FaultModule` `name` with its target `name`.
@@ -206,6 +210,163 @@ import Testing
     #expect(second != first)
     #expect(result.stderr.contains("apiary: module 'faulty' (pid \(first)) hung"))
     #expect(Self.ends(first))
+  }
+
+  /// What ``breakWire(_:)`` saw.
+  struct BrokenWire {
+    var pid: Int32
+    /// The error line of the call that found the wire broken.
+    var failure: String?
+    var result: HostProcess.Result
+    /// The pids the module answered after its restart.
+    var later: [Int32]
+  }
+
+  /// A `faulty` child restarted on failure breaks its wire with `crash?how=HOW`, and is called
+  /// once it runs again.
+  static func breakWire(_ how: String) throws -> BrokenWire? {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try application([
+      pythonModule("faulty", script: faulty.path, extra: restart)
+    ])
+    let host = try start(["run", directory.path, "--quiet"])
+    var output = ""
+    send(host, "faults://faulty/pid")
+    let pid = readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    send(host, "faults://faulty/crash?how=\(how)")
+    let failure = readLine(host, &output) { $0.hasPrefix("error: ") }
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let later = (output + result.stdout).split(separator: "\n").compactMap { Int32($0) }
+    return pid.map { BrokenWire(pid: $0, failure: failure, result: result, later: later) }
+  }
+
+  /// A child that writes what is not a frame on its standard output can never answer again:
+  /// the host ends it at once (the call fails naming the module and what it sent, not after the
+  /// action's 30 s) and the policy restarts it.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childBreakingTheWireProtocolIsEndedAndRestarted() throws {
+    let broken = try Self.breakWire("garbage")
+    guard let broken else {
+      Issue.record("the child answered no pid")
+      return
+    }
+    #expect(
+      broken.failure == "error: module 'faulty' (pid \(broken.pid)): broke the wire protocol "
+        + "(malformed frame header: not a header); ended")
+    #expect(
+      broken.result.stderr.contains(
+        "apiary: module 'faulty' (pid \(broken.pid)) broke the wire protocol: malformed frame "
+          + "header: not a header; ending it"), "\(broken.result.stderr)")
+    #expect(broken.later.count == 1 && broken.later.first != broken.pid)
+    #expect(Self.ends(broken.pid))
+  }
+
+  /// A child that closed its standard input cannot be sent a call: the call fails at once,
+  /// naming the module and its process, not as an anonymous "connection closed".
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func callToAChildThatClosedItsInputNamesTheModule() throws {
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, timeout: 1)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/pid")
+    let pid = Self.readLine(host, &output) { Int32($0) != nil }
+    Self.send(host, "faults://faulty/crash?how=closein")
+    #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    guard let pid else { return }
+    #expect(
+      lines == [
+        "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
+      ],
+      "\(result.stderr)")
+  }
+
+  /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the
+  /// kernel gives up on the hook: the module that did not start keeps no child (a module that
+  /// fails `start` is never torn down), and neither outlives the host.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInStartOrTearDownIsEndedAtTheTimeout() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "starts", script: Self.faulty.path, arguments: ["hang=start"], timeout: 0.5,
+        extra: #""optional": true"#),
+      Self.pythonModule(
+        "stops", script: Self.faulty.path, arguments: ["hang=tearDown"], timeout: 0.5),
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://stops/pid")
+    let stops = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    #expect(host.waitForError("hangs in start"))
+    let starts = Self.pid(hangingIn: "start", String(decoding: host.stderr, as: UTF8.self))
+    guard let starts, let stops else {
+      Issue.record("no pids: \(String(decoding: host.stderr, as: UTF8.self))")
+      return
+    }
+    #expect(Self.ends(starts), "the child of a module that failed in start runs on")
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("starts       failed in start: did not finish within 0.5 s"))
+    #expect(!result.stdout.contains("process: running, pid \(starts)"), "\(result.stdout)")
+    #expect(result.stderr.contains("faulty \(stops) hangs in tearDown"), "\(result.stderr)")
+    #expect(Self.ends(stops), "a child stuck in tearDown outlived its host")
+    #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+  }
+
+  /// A child stuck in its handshake past the module's `timeout` fails the boot; the host kills
+  /// it on its way out, saying so, rather than leave it running.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInItsHandshakeDoesNotOutliveAFailedBoot() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 0.5)
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: boot failed: module 'mute' failed in setUp"))
+    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
+      Issue.record("no pid: \(result.stderr)")
+      return
+    }
+    #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
+  }
+
+  /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3) kills the
+  /// child stuck in its handshake too.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInItsHandshakeDoesNotOutliveAShutdownTimeout() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 60)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", "0.2"])
+    #expect(host.waitForError("hangs in initialize"))
+    host.signal(SIGINT)
+    let result = try host.finish()
+    #expect(result.status == 3, "\(result.stderr)")
+    #expect(result.stderr.contains("apiary: module 'mute' (pid "), "\(result.stderr)")
+    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
+      Issue.record("no pid: \(result.stderr)")
+      return
+    }
+    #expect(
+      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"))
+    #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
+  }
+
+  /// The pid of the `faulty` child that said on `stderr` it hangs in `method` (`[mute] faulty
+  /// 4242 hangs in start`).
+  static func pid(hangingIn method: String, _ stderr: String) -> Int32? {
+    let line = stderr.split(separator: "\n").first { $0.hasSuffix(" hangs in \(method)") }
+    return line?.split(separator: " ").dropFirst(2).first.flatMap { Int32($0) }
   }
 
   /// `:restart` starts a new child with the code on disk now.

@@ -41,13 +41,15 @@ enum CallCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    @Sendable func failed(_ error: any Error) -> Int32 {
+    @Sendable func failed(_ error: any Error, hint: String) -> Int32 {
       if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
-      Output.err("error: \(error)\(NotFoundHint.text(for: error, in: kernel.mediator))")
+      Output.err("error: \(error)\(hint)")
       return ExitStatus.failure
     }
     // A URL that cannot be called by any application is refused before this one boots.
-    do throws(MediatorError) { try kernel.mediator.checkURL(url) } catch { return failed(error) }
+    do throws(MediatorError) { try kernel.mediator.checkURL(url) } catch {
+      return failed(error, hint: NotFoundHint.text(for: error, in: kernel.mediator))
+    }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
         let result = try await kernel.mediator.open(url)
@@ -56,7 +58,7 @@ enum CallCommand: HostCommand {
             ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
         return ExitStatus.success
       } catch {
-        return failed(error)
+        return failed(error, hint: await NotFoundHint.text(for: error, in: kernel))
       }
     }
     guard let status else {

@@ -23,6 +23,25 @@ package protocol PlacedChild: Sendable {
   func exitDescription() async -> String
 }
 
+extension PlacedChild {
+  /// Waits for the child's end; if it has not ended within `grace`, calls `overdue` and ends it
+  /// (``terminate(grace:)``, SIGKILL a second after SIGTERM). Returns how it ended.
+  func end(after grace: Duration, overdue: @escaping @Sendable () -> Void = {}) async -> String {
+    let exited = Locked(false)
+    let deadline = Task {
+      try await Task.sleep(for: grace)
+      if !exited.withLock({ $0 }) {
+        overdue()
+        terminate(grace: .seconds(1))
+      }
+    }
+    let ended = await exitDescription()
+    exited.withLock { $0 = true }
+    deadline.cancel()
+    return ended
+  }
+}
+
 /// Starts child processes for process-placed modules. The host installs its launcher once;
 /// tests may install another.
 ///

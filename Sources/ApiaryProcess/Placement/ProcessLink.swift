@@ -33,15 +33,7 @@ package final class ProcessLink: Sendable {
   func close(grace: Duration) async {
     connection.end(with: ProcessModuleError(module: module, pid: child.pid, reason: "was stopped"))
     connection.closeOutput()
-    let exited = Locked(false)
-    let child = self.child
-    let deadline = Task {
-      try await Task.sleep(for: grace)
-      if !exited.withLock({ $0 }) { child.terminate(grace: .seconds(1)) }
-    }
-    _ = await child.exitDescription()
-    exited.withLock { $0 = true }
-    deadline.cancel()
+    _ = await child.end(after: grace)
   }
 }
 

@@ -30,24 +30,56 @@ public final class ProcessModule: Module {
     supervise(child, context: context)
   }
 
+  /// Starts the child's module. The kernel tears down only modules that started, so when this
+  /// fails (or the kernel abandons it at the module's `timeout`) the child is ended here.
   public func start(_ context: ModuleContext) async throws {
+    do {
+      try await startChild(context)
+    } catch {
+      await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
+      if let link = ProcessLink.of(context) {
+        ProcessLink.set(nil, for: context)
+        await link.close(grace: .seconds(max(1, context.manifest.startTimeout)))
+      }
+      throw error
+    }
+  }
+
+  /// The child's `start`, told which custom events the host's modules handle.
+  func startChild(_ context: ModuleContext) async throws {
     let link = try Self.link(context)
     let hostEvents = context.events.subscriptions
       .filter { $0.owners.contains { $0 != context.name } }.map(\.event)
-    try await Self.call(link, "start", ["events": hostEvents])
+    try await Self.hook(link, "start", ["events": hostEvents], context: context)
   }
 
   public func ready(_ context: ModuleContext) async throws {
-    try await Self.call(Self.link(context), "ready")
+    try await Self.hook(Self.link(context), "ready", context: context)
   }
 
   public func tearDown(_ context: ModuleContext) async throws {
     await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
     guard let link = ProcessLink.of(context) else { return }
     defer { ProcessLink.set(nil, for: context) }
-    let outcome = await Result { try await Self.call(link, "tearDown") }
+    let outcome = await Result { try await Self.hook(link, "tearDown", context: context) }
     await link.close(grace: .seconds(max(1, context.manifest.startTimeout)))
     _ = try outcome.get()
+  }
+
+  /// A lifecycle request to the child. The kernel cancels a hook that overruns the module's
+  /// `timeout` and goes on without it; the child, stuck in that hook, is then ended at once
+  /// (SIGTERM before the kernel goes on, no crash reported), or it would run on unsupervised,
+  /// after the host too.
+  private static func hook(
+    _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
+    context: ModuleContext
+  ) async throws {
+    _ = try await withTaskCancellationHandler {
+      try await call(link, method, params)
+    } onCancel: {
+      ProcessSupervision.releaseAtOnce(context.name, owner: context)
+      link.child.terminate(grace: .seconds(1))
+    }
   }
 
   /// Connects to a started child: the handshake, then the child's `setUp`, then subscribes in
@@ -60,7 +92,22 @@ public final class ProcessModule: Module {
     connection.start(
       handler: Self.handler(context),
       ended: { reason in
-        let ended = await child.exitDescription()
+        // Its output ended or broke, so the child cannot answer again: one that broke the
+        // protocol is ended at once, one that closed its output and lives on after the
+        // module's timeout then.
+        guard reason == RPCConnection.endOfInput else {
+          ChildProcess.printToStandardError(
+            "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
+          child.terminate(grace: .seconds(1))
+          return ProcessModuleError(
+            module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
+        }
+        let grace = Duration.seconds(max(1, context.manifest.startTimeout))
+        let ended = await child.end(after: grace) {
+          ChildProcess.printToStandardError(
+            "apiary: module '\(name)' (pid \(pid)) closed its standard output but did not exit "
+              + "within \(grace); ending it")
+        }
         return ProcessModuleError(module: name, pid: pid, reason: ended)
       })
     let link = ProcessLink(module: name, child: child, connection: connection)
@@ -119,7 +166,8 @@ public final class ProcessModule: Module {
     return link
   }
 
-  /// A request to the child; the child's error objects become ``ChildCallError``.
+  /// A request to the child; the child's error objects become ``ChildCallError``, a request
+  /// that cannot be written (the child closed its input) a ``ProcessModuleError``.
   @discardableResult
   static func call(
     _ link: ProcessLink, _ method: String, _ params: [String: any Sendable] = [:],
@@ -137,6 +185,8 @@ public final class ProcessModule: Module {
       return try await link.connection.call(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
+    } catch let closed as ConnectionClosed {
+      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
     }
   }
 
@@ -159,6 +209,8 @@ public final class ProcessModule: Module {
       return try link.connection.callBlocking(method, json: params, seconds: seconds)
     } catch let error as RPCError {
       throw ChildCallError(module: link.module, error)
+    } catch let closed as ConnectionClosed {
+      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
     } catch is CallTimedOut {
       throw ProcessModuleError(
         module: link.module, pid: link.child.pid,

@@ -1,8 +1,19 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Placement talks to its children through ``PlacedChild``; a ``ChildProcess`` is one.
 extension ChildProcess: PlacedChild {
   /// Ends the child without waiting: SIGTERM now, SIGKILL after `grace` if it still runs.
+  /// SIGTERM is sent before this returns, so a host about to exit leaves no child behind.
   package func terminate(grace: Duration) {
-    Task { _ = await self.terminate(grace: grace) as ChildExit }
+    guard send(SIGTERM) else { return }
+    Task {
+      try await Task.sleep(for: grace)
+      send(SIGKILL)
+    }
   }
 
   package func exitDescription() async -> String { await exit().description }

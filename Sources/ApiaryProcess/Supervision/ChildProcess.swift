@@ -133,6 +133,7 @@ package final class ChildProcess: Sendable {
     }
     let tag = name ?? String(executable.split(separator: "/").last ?? Substring(executable))
     let child = ChildProcess(name: tag, pid: pid, input: stdin.write, output: stdout.read)
+    unreaped.withLock { $0[pid] = tag }
     LineReader.start(descriptor: stderr.read, threadName: "apiary-stderr-\(pid)") { line in
       standardError("[\(tag)] \(line)")
     }
@@ -205,10 +206,27 @@ package final class ChildProcess: Sendable {
     if wasOpen { close(input) }
   }
 
+  // MARK: Children left at exit
+
+  /// The children not reaped yet, by pid, with their names: a pid stays here until just before
+  /// it is reaped, so it never names another process.
+  private static let unreaped = Locked<[Int32: String]>([:])
+
+  /// Kills (SIGKILL, their whole process groups) the children still running, which no module
+  /// ends any more (a hook the host gave up on is stuck in them), so none outlives the host;
+  /// returns their names and pids. For the host's last step.
+  package static func killRemaining() -> [(name: String, pid: Int32)] {
+    unreaped.withLock { children in
+      for pid in children.keys where kill(-pid, SIGKILL) != 0 { kill(pid, SIGKILL) }
+      return children.map { (name: $0.value, pid: $0.key) }.sorted { $0.pid < $1.pid }
+    }
+  }
+
   /// Runs on the reaper thread: waits for the exit without reaping, then reaps under the lock.
   private func reap() {
     var info = siginfo_t()
     while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+    Self.unreaped.withLock { _ = $0.removeValue(forKey: pid) }
     let (end, waiters) = state.withLock { state in
       var status: Int32 = 0
       var result: pid_t

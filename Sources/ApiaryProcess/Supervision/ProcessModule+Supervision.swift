@@ -36,7 +36,7 @@ extension ProcessModule {
     do {
       context.events.removeAll(ownedBy: [context.name])  // the old child's subscriptions
       try await Self.offThePool { try self.connect(child: child, context: context) }
-      try await start(context)
+      try await startChild(context)
       try await ready(context)
       return Self.supervised(process, try Self.link(context))
     } catch {

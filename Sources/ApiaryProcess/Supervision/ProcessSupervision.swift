@@ -81,12 +81,21 @@ package enum ProcessSupervision {
   /// Stops supervising `module`'s child, which the caller then ends (no restart follows), and
   /// forgets its supervisor.
   package static func release(_ module: String, owner: AnyObject) async {
-    let supervisor = supervisors.withLock { table -> Supervisor? in
+    await take(module, owner: owner)?.release()
+  }
+
+  /// ``release(_:owner:)`` for a caller that cannot wait (``Supervisor/releaseAtOnce()``).
+  package static func releaseAtOnce(_ module: String, owner: AnyObject) {
+    take(module, owner: owner)?.releaseAtOnce()
+  }
+
+  /// Forgets `module`'s supervisor if `owner`'s, and returns it.
+  private static func take(_ module: String, owner: AnyObject) -> Supervisor? {
+    supervisors.withLock { table -> Supervisor? in
       guard let entry = table[module], entry.owner == ObjectIdentifier(owner) else { return nil }
       table[module] = nil
       return entry.supervisor
     }
-    await supervisor?.release()
   }
 
   private static func say(_ line: String) {

@@ -130,6 +130,13 @@ package actor Supervisor {
     failWaiters(reason: "it was stopped")
   }
 
+  /// ``release()`` for a caller that cannot wait (a hook the kernel abandoned, about to end the
+  /// child): the child's end is no crash from now on, whenever ``release()`` runs.
+  package nonisolated func releaseAtOnce() {
+    published.withLock { $0.state = .stopped }
+    Task { await release() }
+  }
+
   /// `:restart`: ends the running child (SIGTERM, then SIGKILL after `grace`) and starts a new
   /// one — which loads the plugin library as it is now. Calls meanwhile wait in
   /// ``child(waitingAtMost:)``. Starts the count of automatic restarts again.
@@ -215,14 +222,14 @@ package actor Supervisor {
   }
 
   private func hung(_ expected: Int, _ failure: HealthFailure) {
-    guard generation == expected, let child = current else { return }
+    guard generation == expected, status.state != .stopped, let child = current else { return }
     hang = (expected, failure)
     onEvent(.hung(pid: child.process.pid, failure))
     child.process.send(SIGKILL)
   }
 
   private func ended(_ expected: Int, exit: ChildExit) {
-    guard generation == expected, let child = current else { return }
+    guard generation == expected, status.state != .stopped, let child = current else { return }
     current = nil
     endTasks()
     let hangFailure = hang?.generation == expected ? hang?.failure : nil

@@ -6,8 +6,12 @@
 Its target (any name): `pid` answers the process id, `version` the VERSION below (tests rewrite it to
 see `:restart` load new code), `crash` ends the process while the call is in flight:
 how=segv (SIGSEGV), exit (status 3), abort (SIGABRT) or stop (SIGSTOP: the process hangs, so
-health check pings go unanswered). Each start prints `faulty started` on standard error, which
-the host shows tagged `[faulty]`.
+health check pings go unanswered); or breaks the wire and lives on: how=garbage (writes what is
+not a frame on its standard output) or closein (closes its standard input, then answers). Each
+start prints `faulty started` on standard error, which the host shows tagged `[faulty]`.
+
+With the argument `hang=METHOD` (initialize, start, tearDown), that request prints `faulty PID hangs in HOOK` on
+standard error and never answers.
 """
 import json
 import os
@@ -15,6 +19,7 @@ import signal
 import sys
 
 VERSION = "one"
+waits_after_answering = False
 
 wire_in = sys.stdin.buffer
 wire_out = sys.stdout.buffer
@@ -42,6 +47,7 @@ def receive():
 
 
 def crash(how):
+    global waits_after_answering
     print("faulty crashing: %s" % how, file=sys.stderr, flush=True)
     if how == "segv":
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -49,11 +55,23 @@ def crash(how):
         os.abort()
     elif how == "stop":
         os.kill(os.getpid(), signal.SIGSTOP)
+    elif how == "closein":
+        os.close(0)
+        waits_after_answering = True
+        return "closed"
+    elif how == "garbage":
+        wire_out.write(b"not a header\r\n\r\n")
+        wire_out.flush()
+        signal.pause()
     else:
         os._exit(3)
 
 
 def handle(method, params):
+    if "hang=" + method in sys.argv[1:]:
+        print("faulty %d hangs in %s" % (os.getpid(), method), file=sys.stderr, flush=True)
+        while True:
+            signal.pause()
     if method == "initialize":
         return {"protocol": 1, "pid": os.getpid()}
     if method == "setUp":
@@ -70,7 +88,7 @@ def handle(method, params):
         if action == "version":
             return VERSION
         if action == "crash":
-            crash(values.get("how", "exit"))
+            return crash(values.get("how", "exit"))
     raise LookupError("no method %s" % method)
 
 
@@ -87,6 +105,8 @@ def main():
                      "error": {"code": -32601, "message": str(error)}}
         if "id" in message:
             send(reply)
+        if waits_after_answering:
+            signal.pause()
 
 
 if __name__ == "__main__":
