@@ -3,7 +3,9 @@ import PackageDescription
 
 /// libFuzzer targets for Apiary's hostile-input entry points. Build and run them with
 /// `Scripts/fuzz` (they need `--sanitize=fuzzer`, which provides `main`).
-let fuzzers = ["FuzzManifestJSON", "FuzzManifestPlist", "FuzzURL"]
+let fuzzers = [
+  "FuzzManifestJSON", "FuzzManifestPlist", "FuzzURL", "FuzzPluginGate", "FuzzWire",
+]
 
 let package = Package(
   name: "ApiaryFuzz",
