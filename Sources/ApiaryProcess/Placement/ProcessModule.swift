@@ -183,10 +183,8 @@ public final class ProcessModule: Module {
   ) async throws -> JSONValue {
     do {
       return try await link.connection.call(method, json: params, seconds: seconds)
-    } catch let error as RPCError {
-      throw ChildCallError(module: link.module, error)
-    } catch let closed as ConnectionClosed {
-      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
+    } catch {
+      throw failure(error, of: link)
     }
   }
 
@@ -207,14 +205,24 @@ public final class ProcessModule: Module {
   {
     do {
       return try link.connection.callBlocking(method, json: params, seconds: seconds)
-    } catch let error as RPCError {
-      throw ChildCallError(module: link.module, error)
-    } catch let closed as ConnectionClosed {
-      throw ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
     } catch is CallTimedOut {
       throw ProcessModuleError(
         module: link.module, pid: link.child.pid,
         reason: "'\(method)' got no answer within \(seconds) s")
+    } catch {
+      throw failure(error, of: link)
+    }
+  }
+
+  /// What a request's `error` means to the module's caller: the child's error object a
+  /// ``ChildCallError``, a connection that closed (the child closed its input) a
+  /// ``ProcessModuleError``; anything else as it is.
+  private static func failure(_ error: any Error, of link: ProcessLink) -> any Error {
+    switch error {
+    case let error as RPCError: ChildCallError(module: link.module, error)
+    case let closed as ConnectionClosed:
+      ProcessModuleError(module: link.module, pid: link.child.pid, reason: "\(closed)")
+    default: error
     }
   }
 
