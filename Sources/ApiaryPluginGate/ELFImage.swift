@@ -12,7 +12,10 @@
 /// print(image.isSharedObject, image.machine, image.neededLibraries, image.runpath)
 /// let hasEntry = image.defines("apiary_plugin_entry")
 /// ```
-public struct ELFImage: Sendable {
+///
+/// A class: an image is read once and only read after, and a copy of a struct this large went
+/// through its type's metadata, new to a fresh process (BENCHMARKS.md, "Plugins").
+public final class ELFImage: Sendable {
   /// The path as given.
   public let path: String
   /// The file's size in bytes.
@@ -58,7 +61,7 @@ public struct ELFImage: Sendable {
   /// ```swift
   /// let image = try ELFImage(contentsOf: "/plugins/libNotes.so")
   /// ```
-  public init(contentsOf path: String) throws(PluginProblem) {
+  public convenience init(contentsOf path: String) throws(PluginProblem) {
     try self.init(layout: ELFLayout(ByteFile(path: path)))
   }
 

@@ -25,19 +25,16 @@ struct GateRun {
       path: String, subject: String?, origin: String, image: ELFImage?,
       problems: [PluginProblem], isCandidate: Bool
     ) {
-      // Parsed from the stored image: `image` read before it is stored is a copy of it.
       self.image = image
-      let descriptor: PluginDescriptor?
       let found: [PluginProblem]
-      if let section = self.image?.descriptorBytes {
-        (descriptor, found) = PluginDescriptor.parse(section, file: path)
+      if let section = image?.descriptorBytes {
+        (self.descriptor, found) = PluginDescriptor.parse(section, file: path)
       } else {
-        (descriptor, found) = (nil, [])
+        (self.descriptor, found) = (nil, [])
       }
       self.path = path
-      if let subject { self.subject = subject } else { self.subject = descriptor?.plugin }
+      self.subject = subject ?? self.descriptor?.plugin
       self.origin = origin
-      self.descriptor = descriptor
       self.problems = problems
       self.isCandidate = isCandidate
       self.problems += found.map(annotate)
@@ -213,10 +210,10 @@ struct GateRun {
     // fresh process (BENCHMARKS.md, "Plugins"). The paths are kept for `queue[1...]` only (the
     // root inherits none), so a plugin that needs no contract library allocates no array of them.
     var queue = [root]
-    var inheritedPaths: [[SearchPath.Directory]] = []
+    var inheritedPaths: [SearchPath.Directories] = []
     var head = 0
     while head < queue.count {
-      let (index, inherited) = (queue[head], head == 0 ? [] : inheritedPaths[head - 1])
+      let (index, inherited) = (queue[head], head == 0 ? .init() : inheritedPaths[head - 1])
       head += 1
       guard let image = libraries[index].image else { continue }
       var search: SearchPath?  // made only when a name is not loaded yet

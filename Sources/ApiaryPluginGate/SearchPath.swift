@@ -5,31 +5,38 @@
 /// loader cache and the system directories are not searched: libraries found there are never
 /// contract libraries that a plugin ships.
 struct SearchPath {
-  /// One directory and the entry that produced it, for messages.
-  struct Directory {
-    let path: String
-    let written: String
-    let tag: String
+  /// Directories as the loader searches them and as a library wrote them (`$ORIGIN` unexpanded),
+  /// position for position. Two arrays of strings, not one of a struct: each array type new to a
+  /// process costs a metadata instantiation there (BENCHMARKS.md, "Plugins").
+  struct Directories {
+    var paths: [String] = []
+    var written: [String] = []
   }
 
-  let directories: [Directory]
+  /// The directories searched, in order: the library's own, then those it inherited.
+  let directories: Directories
+  /// How many of ``directories`` are the library's own, and the entry they come from.
+  private let ownCount: Int
+  private let ownTag: String
   /// The `DT_RPATH` directories a library loaded by this one inherits.
-  let inherited: [Directory]
+  let inherited: Directories
 
-  init(for image: ELFImage, inherited: [Directory]) {
+  init(for image: ELFImage, inherited: Directories) {
     let origin = Self.directory(of: image.path)
-    func expand(_ entries: [String], tag: String) -> [Directory] {
-      entries.filter { !$0.isEmpty }.map { written in
-        Directory(path: Self.expand(written, origin: origin), written: written, tag: tag)
-      }
+    let runpath = image.runpath
+    let ownTag = runpath.isEmpty ? "RPATH" : "RUNPATH"
+    var own = Directories()
+    for written in runpath.isEmpty ? image.rpath : runpath where !written.isEmpty {
+      own.paths.append(Self.expand(written, origin: origin))
+      own.written.append(written)
     }
-    if image.runpath.isEmpty {
-      let own = expand(image.rpath, tag: "RPATH")
-      directories = own + inherited
-      self.inherited = own + inherited
+    (ownCount, self.ownTag) = (own.paths.count, ownTag)
+    if runpath.isEmpty {
+      own.paths += inherited.paths
+      own.written += inherited.written
+      (directories, self.inherited) = (own, own)
     } else {
-      directories = expand(image.runpath, tag: "RUNPATH")
-      self.inherited = inherited
+      (directories, self.inherited) = (own, inherited)
     }
   }
 
@@ -37,17 +44,17 @@ struct SearchPath {
   /// metadata instantiation in a fresh process; ``how(_:for:)`` says how one was found).
   func candidates(for name: String) -> [String] {
     if name.utf8.contains(0x2f) { return [name] }  // "/"
-    return directories.map { directory in
-      directory.path + (directory.path.utf8.last == 0x2f ? "" : "/") + name
+    return directories.paths.map { path in
+      path + (path.utf8.last == 0x2f ? "" : "/") + name
     }
   }
 
   /// How candidate `index` for `name` was found, for messages: `RUNPATH '$ORIGIN' = '/p'`.
   func how(_ index: Int, for name: String) -> String {
-    guard !name.utf8.contains(0x2f), index < directories.count else { return "a path" }
-    let directory = directories[index]
-    let written = directory.tag + " '" + directory.written + "'"
-    return directory.written == directory.path ? written : written + " = '" + directory.path + "'"
+    guard !name.utf8.contains(0x2f), index < directories.paths.count else { return "a path" }
+    let (path, written) = (directories.paths[index], directories.written[index])
+    let tagged = (index < ownCount ? ownTag : "RPATH") + " '" + written + "'"
+    return written == path ? tagged : tagged + " = '" + path + "'"
   }
 
   /// `entry` with each `$ORIGIN` and `${ORIGIN}` replaced by `origin`. Searched as bytes, as are
@@ -56,6 +63,7 @@ struct SearchPath {
   /// first contract library's search (BENCHMARKS.md, "Plugins").
   static func expand(_ entry: String, origin: String) -> String {
     guard entry.utf8.contains(0x24) else { return entry }  // no "$"
+    if entry == "$ORIGIN" || entry == "${ORIGIN}" { return origin }  // the usual entry
     var entry = entry
     return entry.withUTF8 { bytes in
       func text(_ range: Range<Int>) -> String {
