@@ -8,7 +8,11 @@ struct GateRun {
     /// Constants set once: a `var` optional starts as `nil`, and setting it destroys that `nil`
     /// through the optional's metadata, new to a fresh process (BENCHMARKS.md, "Plugins").
     let subject: String?
-    let origin: String
+    /// Where it was named, for messages: a manifest entry, or a `DT_NEEDED` entry and how the
+    /// loader finds it. Made the first time a message needs it, so a library without problems
+    /// costs no string building.
+    lazy var origin: String = describeOrigin()
+    private let describeOrigin: () -> String
     let image: ELFImage?
     let descriptor: PluginDescriptor?
     var problems: [PluginProblem]
@@ -22,7 +26,8 @@ struct GateRun {
     /// its code, which a fresh process pages in once (BENCHMARKS.md, "Plugins").
     @inline(never)
     init(
-      path: String, subject: String?, origin: String, image: ELFImage?,
+      path: String, subject: String?, origin: @autoclosure @escaping () -> String,
+      image: ELFImage?,
       problems: [PluginProblem], isCandidate: Bool
     ) {
       self.image = image
@@ -34,7 +39,7 @@ struct GateRun {
       }
       self.path = path
       self.subject = subject ?? self.descriptor?.plugin
-      self.origin = origin
+      self.describeOrigin = origin
       self.problems = problems
       self.isCandidate = isCandidate
       self.problems += found.map(annotate)
@@ -253,23 +258,25 @@ struct GateRun {
         record(name, as: Self.noContract)
         return nil
       }
+      let parentPath = libraries[parent].path
       // Concatenated, not interpolated: interpolation was new code for the first contract
       // library's process (BENCHMARKS.md, "Plugins").
-      let origin =
-        "DT_NEEDED '" + name + "' of '" + libraries[parent].path + "', found through "
-        + search.how(position, for: name)
+      func origin() -> String {
+        "DT_NEEDED '" + name + "' of '" + parentPath + "', found through "
+          + search.how(position, for: name)
+      }
       let index: Int
       do throws(PluginProblem) {
         index = add(
           Library(
-            path: path, subject: nil, origin: origin, image: try ELFImage(layout: layout),
+            path: path, subject: nil, origin: origin(), image: try ELFImage(layout: layout),
             problems: [], isCandidate: false))
       } catch {
         var problem = error
-        problem.origin = origin
+        problem.origin = origin()
         index = add(
           Library(
-            path: path, subject: nil, origin: origin, image: nil, problems: [problem],
+            path: path, subject: nil, origin: origin(), image: nil, problems: [problem],
             isCandidate: false))
       }
       record(name, as: index)
