@@ -14,12 +14,15 @@ import Synchronization
 /// The first signal starts a graceful shutdown: the command stops waiting for what it was doing
 /// (see ``unlessInterrupted(_:)``) and shuts the kernel down, and if the process is still alive
 /// `deadline` later it exits with ``ExitStatus/shutdownTimedOut``. A second signal exits at once
-/// with ``ExitStatus/forced``.
+/// with ``ExitStatus/forced``. Either way the children of process-placed modules still running
+/// are killed first, so none outlives the host, also one that does not watch its lifeline.
 ///
 /// None of this needs a Swift concurrency thread, so module code that blocks all of them cannot
-/// keep the host alive: the signal handler only counts, writes one byte to a pipe, and on the
-/// second signal writes a fixed message and calls `_exit` — all async-signal-safe; a dedicated
-/// thread reads the pipe, announces the shutdown and keeps the deadline.
+/// keep the host alive: the signal handler only counts and writes one byte to a pipe — all
+/// async-signal-safe; a dedicated thread, which never runs the handler, reads the pipe,
+/// announces the shutdown, keeps the deadline, and on the second byte kills the children and
+/// exits. Should that thread not have exited a second after the second signal, the handler
+/// exits itself.
 ///
 /// ```swift
 /// let interruption = Interruption.install(deadline: 30)
@@ -58,7 +61,15 @@ final class Interruption: Sendable {
     SignalHandlerState.forcedStatus.store(ExitStatus.forced, ordering: .sequentiallyConsistent)
     SignalHandlerState.received.store(0, ordering: .sequentiallyConsistent)
     let readEnd = ends[0]
-    DetachedThread.start(name: "apiary-signals") { interruption.watch(readEnd: readEnd) }
+    DetachedThread.start(name: "apiary-signals") {
+      // The handler never runs here, so a second signal's wait in it cannot hold this thread.
+      var signals = sigset_t()
+      sigemptyset(&signals)
+      sigaddset(&signals, SIGINT)
+      sigaddset(&signals, SIGTERM)
+      pthread_sigmask(SIG_BLOCK, &signals, nil)
+      interruption.watch(readEnd: readEnd)
+    }
     // `signal` installs the handler with SA_RESTART (BSD semantics on glibc and Darwin), so a
     // read of standard input on another thread is resumed, not ended, by a signal.
     _ = signal(SIGINT, handleTerminationSignal)
@@ -95,7 +106,8 @@ final class Interruption: Sendable {
     }
   }
 
-  /// The watcher thread: waits for the first signal, starts the shutdown, keeps the deadline.
+  /// The watcher thread: waits for the first signal, starts the shutdown, keeps the deadline,
+  /// and meanwhile ends the process at a second signal.
   private func watch(readEnd: Int32) {
     var byte: UInt8 = 0
     while read(readEnd, &byte, 1) != 1 {
@@ -113,9 +125,13 @@ final class Interruption: Sendable {
     let end = clock.now + .seconds(deadline)
     while clock.now < end {
       let left = (end - clock.now).components
-      var pause = timespec(
-        tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
-      _ = nanosleep(&pause, nil)
+      let milliseconds = left.seconds * 1_000 + left.attoseconds / 1_000_000_000_000_000 + 1
+      var second = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+      if poll(&second, 1, Int32(clamping: milliseconds)) == 1, read(readEnd, &byte, 1) == 1 {
+        tell("second signal: exiting at once")
+        Host.killRemainingChildren()
+        _exit(ExitStatus.forced)
+      }
     }
     tell("error: shutdown did not finish within \(deadline) s (--shutdown-timeout); exiting")
     Host.killRemainingChildren()
@@ -172,14 +188,16 @@ private enum SignalHandlerState {
 private func handleTerminationSignal(_ number: Int32) {
   let savedErrno = errno
   defer { errno = savedErrno }
+  var byte = UInt8(truncatingIfNeeded: number)
+  _ = write(SignalHandlerState.pipeWriteEnd.load(ordering: .sequentiallyConsistent), &byte, 1)
   if SignalHandlerState.received.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+    // The watcher thread kills the children and exits; this is the way out should it not.
+    _ = poll(nil, 0, 1_000)
     let message: StaticString = "second signal: exiting at once\n"
     writeToStandardErrorUnlessFull(
       UnsafeRawBufferPointer(start: message.utf8Start, count: message.utf8CodeUnitCount))
     _exit(SignalHandlerState.forcedStatus.load(ordering: .sequentiallyConsistent))
   }
-  var byte = UInt8(truncatingIfNeeded: number)
-  _ = write(SignalHandlerState.pipeWriteEnd.load(ordering: .sequentiallyConsistent), &byte, 1)
 }
 
 /// Writes `bytes` (a short message) to standard error only when `poll` says that will not block,

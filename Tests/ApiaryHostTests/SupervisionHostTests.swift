@@ -362,6 +362,31 @@ import Testing
     #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
   }
 
+  /// A second signal exits at once (status 4), and kills the child stuck in its handshake on the
+  /// way out, though the child does not watch its lifeline.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childStuckInItsHandshakeDoesNotOutliveASecondSignal() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 60)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", "3600"])
+    #expect(host.waitForError("hangs in initialize"))
+    host.signal(SIGINT)
+    #expect(host.waitForError("signal 2: shutting down"))
+    host.signal(SIGINT)
+    let result = try host.finish()
+    #expect(result.status == 4, "\(result.stderr)")
+    #expect(result.stderr.contains("second signal: exiting at once"), "\(result.stderr)")
+    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
+      Issue.record("no pid: \(result.stderr)")
+      return
+    }
+    #expect(
+      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"))
+    #expect(Self.ends(pid), "a child stuck in its handshake outlived a second signal")
+  }
+
   /// The pid of the `faulty` child that said on `stderr` it hangs in `method` (`[mute] faulty
   /// 4242 hangs in start`).
   static func pid(hangingIn method: String, _ stderr: String) -> Int32? {
