@@ -35,7 +35,7 @@ public actor Kernel {
 
   private nonisolated let executor = KernelExecutor()
   /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
-  private let hookExecutor = HookExecutor()
+  private let hookExecutor: HookExecutor
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()
   }
@@ -105,7 +105,9 @@ public actor Kernel {
     self.container = Container()
     self.mediator = Mediator(
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
-    self.events = EventBus(profiler: profiler)
+    let hookExecutor = HookExecutor()
+    self.hookExecutor = hookExecutor
+    self.events = EventBus(profiler: profiler, executor: hookExecutor)
     self.observer = observer
     (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
     // Filled in a local: no exclusivity check per module.
@@ -350,7 +352,9 @@ public actor Kernel {
     ModuleContext(
       manifest: manifest, application: application,
       container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
-      events: events.owned(by: manifest.name, replacing: woken ? manifest.activationEvents : []))
+      events: events.owned(
+        by: manifest.name, seconds: manifest.startTimeout,
+        replacing: woken ? manifest.activationEvents : []))
   }
 
   private func buildEagerSingletons() throws(KernelError) {
