@@ -526,7 +526,7 @@ public actor Kernel {
   private func blockingReason(_ manifest: ModuleManifest) -> String? {
     for dependency in manifest.dependencies {
       switch states[dependency] {
-      case .failed?: return "dependency '\(dependency)' failed"
+      case .failed?, .failedWhileRunning?: return "dependency '\(dependency)' failed"
       case .skipped?: return "dependency '\(dependency)' was skipped"
       case .stopped?, nil: return "dependency '\(dependency)' is not running"
       case .planned?, .setUp?, .running?, .dormant?: continue
@@ -620,7 +620,7 @@ public actor Kernel {
       throw .wrongState(operation: "add a module", state: stateName)
     }
     switch states[manifest.name] {
-    case nil, .stopped?, .failed?, .skipped?: break
+    case nil, .stopped?, .failed?, .failedWhileRunning?, .skipped?: break
     case .planned?, .setUp?, .running?, .dormant?: throw .duplicateModule(manifest.name)
     }
     for dependency in manifest.dependencies
@@ -695,7 +695,7 @@ public actor Kernel {
 
   /// Marks a running module failed while the application runs (its child process ended for
   /// good): its running dependents, then the module, are torn down in reverse start order and
-  /// what they registered is removed; the module becomes failed (after `ready`) and its
+  /// what they registered is removed; the module becomes failed while running and its
   /// dependents skipped. The other modules run on. Does nothing unless the module is running.
   package func markFailed(_ name: String, reason: String) async {
     await beginChange()
@@ -710,7 +710,7 @@ public actor Kernel {
     await tearDownAll(startOrder.filter(failed.contains).reversed())
     unregister(failed)
     for other in failed { states[other] = .skipped(reason: "dependency '\(name)' failed") }
-    states[name] = .failed(phase: .ready, reason: reason)
+    states[name] = .failedWhileRunning(reason: reason)
   }
 
   // MARK: Lazy activation

@@ -174,7 +174,7 @@ import Testing
     #expect(lines[4].contains("(process: running, pid "), "\(lines[4])")
     #expect(lines[4].hasSuffix(", 2 restarts, last exit: exited with status 3)"), "\(lines[4])")
     #expect(lines[5].hasSuffix("killed by signal 6 (SIGABRT)"))
-    #expect(lines[6].hasPrefix("faulty") && lines[6].contains("failed"))
+    #expect(lines[6].hasPrefix("faulty       failed while running: "), "\(lines[6])")
     #expect(lines[6].hasSuffix("killed by signal 6 (SIGABRT); gave up after 2 restarts"))
     #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.05 seconds (restart 1 of 2)"))
     #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.1 seconds (restart 2 of 2)"))

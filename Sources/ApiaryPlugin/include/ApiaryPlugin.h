@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "e2e38e99dbd8f6175953b5c00d3c207e1a30db0261360979541862643e8bcf5b"
+#define APIARY_ABI_HASH "872ef08b749ba53aa02346afc71b6a2488dfbf4996fbc42a01d632096eeb5627"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
