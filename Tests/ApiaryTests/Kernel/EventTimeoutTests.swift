@@ -7,6 +7,10 @@ import Testing
 /// Handlers bounded by their module's `timeout`: one that hangs is abandoned and reported, and
 /// the post goes on.
 @Suite struct EventTimeoutTests {
+  /// The limit of handlers that must not time out: the full suite, run in parallel on two
+  /// cores, has kept a handler that yields waiting for a thread for over 5 s.
+  static let ample = 600.0
+
   @Test func anAsyncHandlerThatNeverResumesIsAbandonedAndTheNextHandlersRun() async {
     let bus = EventBus()
     // Finished by the test at the end; until then, the handler waits on it.
@@ -17,7 +21,7 @@ import Testing
       cancellation.yield(Task.isCancelled)
       return .handled
     }
-    bus.owned(by: "after", rank: 1, seconds: 0.2).subscribe("tick") { _ in .handled }
+    bus.owned(by: "after", rank: 1, seconds: Self.ample).subscribe("tick") { _ in .handled }
     let report = await bus.post("tick")
     #expect(report.handledBy == ["after"])
     #expect(report.failures.map(\.module) == ["stuck"])
@@ -42,9 +46,9 @@ import Testing
     var blocking = gate.config("event")
     blocking["handles"] = "tick"
     let kernel = try Fixture.kernel([
-      Fixture.module("before", journal: journal, config: ["handles": "tick"]),
+      Fixture.module("before", journal: journal, timeout: Self.ample, config: ["handles": "tick"]),
       Fixture.module("stuck", journal: journal, timeout: 0.2, config: blocking),
-      Fixture.module("after", journal: journal, config: ["handles": "tick"]),
+      Fixture.module("after", journal: journal, timeout: Self.ample, config: ["handles": "tick"]),
     ])
     try await kernel.boot()
     let report = await kernel.events.post("tick")
@@ -61,7 +65,7 @@ import Testing
   @Test func handlersThatSuspendAndFinishInTimeAreNotReported() async {
     let bus = EventBus()
     for (rank, owner) in ["a", "b", "c"].enumerated() {
-      bus.owned(by: owner, rank: rank, seconds: 5).subscribe("tick") { _ in
+      bus.owned(by: owner, rank: rank, seconds: Self.ample).subscribe("tick") { _ in
         await Task.yield()
         return .handled
       }
@@ -76,8 +80,8 @@ import Testing
   @Test func aHandlerThatThrowsInALimitedPostIsReportedWithItsError() async {
     struct Refused: Error {}
     let bus = EventBus()
-    bus.owned(by: "bad", rank: 0, seconds: 5).subscribe("tick") { _ in throw Refused() }
-    bus.owned(by: "good", rank: 1, seconds: 5).subscribe("tick") { _ in .handled }
+    bus.owned(by: "bad", rank: 0, seconds: Self.ample).subscribe("tick") { _ in throw Refused() }
+    bus.owned(by: "good", rank: 1, seconds: Self.ample).subscribe("tick") { _ in .handled }
     let report = await bus.post("tick")
     #expect(report.handledBy == ["good"])
     #expect(report.failures.map(\.module) == ["bad"])
