@@ -29,7 +29,6 @@ final class EventLane: @unchecked Sendable {
   private let event: Event
   private let bus: EventBus
   private let executor: (any TaskExecutor)?
-  private let continuation: CheckedContinuation<DispatchReport, Never>
   @exclusivity(unchecked) private var report: DispatchReport
   /// 2·i while subscription i's dormant module wakes (not timed: the kernel bounds its hooks),
   /// 2·i+1 while its handler runs, 2·i between the handler before it and its own (or its wake).
@@ -37,8 +36,12 @@ final class EventLane: @unchecked Sendable {
   private let watch: Locked<Watch>
 
   private struct Watch {
+    /// The poster, resumed with the report.
+    var poster: CheckedContinuation<DispatchReport, Never>?
     var token: UInt64?
     var task: Task<Void, Never>?
+    /// Whether the poster's task was cancelled: so is every task that runs handlers.
+    var cancelled = false
     /// Seconds between checks: a sixteenth of the shortest limit seen.
     var interval: Double
     /// The position the last check saw, and when it first saw it.
@@ -49,14 +52,12 @@ final class EventLane: @unchecked Sendable {
 
   private init(
     _ subscriptions: [EventBus.Subscription], _ event: Event, on bus: EventBus,
-    executor: (any TaskExecutor)?, shortest: Double,
-    continuation: CheckedContinuation<DispatchReport, Never>
+    executor: (any TaskExecutor)?, shortest: Double
   ) {
     self.subscriptions = subscriptions
     self.event = event
     self.bus = bus
     self.executor = executor
-    self.continuation = continuation
     self.report = DispatchReport(event: event.name)
     self.watch = Locked(Watch(interval: Self.interval(shortest)))
   }
@@ -67,11 +68,18 @@ final class EventLane: @unchecked Sendable {
     _ subscriptions: [EventBus.Subscription], _ event: Event, on bus: EventBus,
     executor: (any TaskExecutor)?, shortest: Double
   ) async -> DispatchReport {
-    await withCheckedContinuation { continuation in
-      EventLane(
-        subscriptions, event, on: bus, executor: executor, shortest: shortest,
-        continuation: continuation
-      ).launch(from: 0)
+    let lane = EventLane(subscriptions, event, on: bus, executor: executor, shortest: shortest)
+    // The handlers see the poster's cancellation, as when they ran on its task.
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { poster in
+        lane.watch.withLock { $0.poster = poster }
+        lane.launch(from: 0)
+      }
+    } onCancel: {
+      lane.watch.withLock { watch in
+        watch.cancelled = true
+        return watch.task
+      }?.cancel()
     }
   }
 
@@ -89,10 +97,12 @@ final class EventLane: @unchecked Sendable {
       index == 0
       ? Task { [self] in await drive(from: index) }
       : Task(executorPreference: executor) { [self] in await drive(from: index) }
-    watch.withLock { watch in
+    let cancelled = watch.withLock { watch in
       watch.task = task
       if watch.token == nil, !watch.done { arm(&watch) }
+      return watch.cancelled
     }
+    if cancelled { task.cancel() }
   }
 
   private func drive(from start: Int) async {
@@ -131,13 +141,13 @@ final class EventLane: @unchecked Sendable {
   }
 
   private func finish() {
-    let token = watch.withLock { watch -> UInt64? in
+    let (token, poster) = watch.withLock { watch in
       watch.done = true
       watch.task = nil
-      return watch.token.take()
+      return (watch.token.take(), watch.poster.take())
     }
     if let token { Deadlines.shared.cancel(token) }
-    continuation.resume(returning: report)
+    poster?.resume(returning: report)
   }
 
   /// Schedules the next check; `watch` is locked (its lock is taken before the deadlines' one).

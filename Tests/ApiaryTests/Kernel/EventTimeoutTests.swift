@@ -77,6 +77,20 @@ import Testing
     #expect(report.failures.isEmpty)
   }
 
+  /// Handlers run in a task of their own, which is cancelled with the poster's.
+  @Test func handlersSeeThePostersCancellation() async {
+    let bus = EventBus()
+    bus.owned(by: "a", rank: 0, seconds: Self.ample).subscribe("tick") { _ in
+      Task.isCancelled ? .ignored : .handled
+    }
+    let poster = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await bus.post("tick")
+    }
+    #expect(await poster.value.ignoredBy == ["a"])
+    #expect(await bus.post("tick").handledBy == ["a"])
+  }
+
   @Test func aHandlerThatThrowsInALimitedPostIsReportedWithItsError() async {
     struct Refused: Error {}
     let bus = EventBus()
