@@ -15,7 +15,7 @@ import Synchronization
 /// task. The abandoned handler keeps its thread until it returns; its result is dropped.
 ///
 /// ```swift
-/// let report = await EventLane.run(handlers, event, on: bus, executor: hooks, firstLimit: 10)
+/// let report = await EventLane.run(handlers, event, on: bus, executor: hooks, shortest: 10)
 /// ```
 final class EventLane: @unchecked Sendable {
   // `@unchecked Sendable`: `report` is touched only by whoever holds the handler in progress,
