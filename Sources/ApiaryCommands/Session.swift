@@ -104,8 +104,9 @@ struct Session {
     guard let manifest = kernel.plan.modules.first(where: { $0.name == name }),
       manifest.placement == .process
     else { return "error: '\(name)' is not a module placed in a child process" }
-    guard case .failed? = await kernel.state(of: name) else {
-      return "error: '\(name)' is not running"
+    switch await kernel.state(of: name) {
+    case .failed?, .failedWhileRunning?: break
+    default: return "error: '\(name)' is not running"
     }
     do {
       try await kernel.remove(name)

@@ -35,7 +35,7 @@ public actor Kernel {
 
   private nonisolated let executor = KernelExecutor()
   /// Where module hooks run: threads outside the Swift pool, added only when hooks block.
-  private let hookExecutor = HookExecutor()
+  private let hookExecutor: HookExecutor
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()
   }
@@ -105,7 +105,9 @@ public actor Kernel {
     self.container = Container()
     self.mediator = Mediator(
       scheme: application.scheme, catalog: catalog, fallback: application.fallback)
-    self.events = EventBus(profiler: profiler)
+    let hookExecutor = HookExecutor()
+    self.hookExecutor = hookExecutor
+    self.events = EventBus(profiler: profiler, executor: hookExecutor)
     self.observer = observer
     (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
     // Filled in a local: no exclusivity check per module.
@@ -350,7 +352,9 @@ public actor Kernel {
     ModuleContext(
       manifest: manifest, application: application,
       container: container.owned(by: manifest.name), mediator: mediator.owned(by: manifest.name),
-      events: events.owned(by: manifest.name, replacing: woken ? manifest.activationEvents : []))
+      events: events.owned(
+        by: manifest.name, seconds: manifest.startTimeout,
+        replacing: woken ? manifest.activationEvents : []))
   }
 
   private func buildEagerSingletons() throws(KernelError) {
@@ -522,7 +526,7 @@ public actor Kernel {
   private func blockingReason(_ manifest: ModuleManifest) -> String? {
     for dependency in manifest.dependencies {
       switch states[dependency] {
-      case .failed?: return "dependency '\(dependency)' failed"
+      case .failed?, .failedWhileRunning?: return "dependency '\(dependency)' failed"
       case .skipped?: return "dependency '\(dependency)' was skipped"
       case .stopped?, nil: return "dependency '\(dependency)' is not running"
       case .planned?, .setUp?, .running?, .dormant?: continue
@@ -616,7 +620,7 @@ public actor Kernel {
       throw .wrongState(operation: "add a module", state: stateName)
     }
     switch states[manifest.name] {
-    case nil, .stopped?, .failed?, .skipped?: break
+    case nil, .stopped?, .failed?, .failedWhileRunning?, .skipped?: break
     case .planned?, .setUp?, .running?, .dormant?: throw .duplicateModule(manifest.name)
     }
     for dependency in manifest.dependencies
@@ -691,7 +695,7 @@ public actor Kernel {
 
   /// Marks a running module failed while the application runs (its child process ended for
   /// good): its running dependents, then the module, are torn down in reverse start order and
-  /// what they registered is removed; the module becomes failed (after `ready`) and its
+  /// what they registered is removed; the module becomes failed while running and its
   /// dependents skipped. The other modules run on. Does nothing unless the module is running.
   package func markFailed(_ name: String, reason: String) async {
     await beginChange()
@@ -706,7 +710,7 @@ public actor Kernel {
     await tearDownAll(startOrder.filter(failed.contains).reversed())
     unregister(failed)
     for other in failed { states[other] = .skipped(reason: "dependency '\(name)' failed") }
-    states[name] = .failed(phase: .ready, reason: reason)
+    states[name] = .failedWhileRunning(reason: reason)
   }
 
   // MARK: Lazy activation

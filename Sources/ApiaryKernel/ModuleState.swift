@@ -10,6 +10,10 @@ package enum ModuleState: Sendable, Hashable, CustomStringConvertible {
   case running
   /// An optional module whose hook failed; the application goes on without it.
   case failed(phase: LifecyclePhase, reason: String)
+  /// A running module that stopped for good after its hooks had all succeeded (its child
+  /// process ended and will not come back; `reason` says how, and after how many restarts);
+  /// the application goes on without it.
+  case failedWhileRunning(reason: String)
   /// Not started because a module it depends on is not running.
   case skipped(reason: String)
   /// Torn down.
@@ -23,6 +27,7 @@ package enum ModuleState: Sendable, Hashable, CustomStringConvertible {
     case .setUp: "set up"
     case .running: "running"
     case .failed(let phase, let reason): "failed in \(phase): \(reason)"
+    case .failedWhileRunning(let reason): "failed while running: \(reason)"
     case .skipped(let reason): "skipped: \(reason)"
     case .stopped: "stopped"
     case .dormant: "dormant"

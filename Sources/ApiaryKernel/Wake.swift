@@ -88,10 +88,11 @@ final class Wake: Sendable {
 }
 
 extension Wake: EventPlaceholder {
-  /// Wakes the module on its activation event, then delivers the event to the handlers its
-  /// `setUp` subscribed.
-  func handle(_ event: Event, on bus: EventBus) async throws -> EventOutcome {
+  var seconds: Double { manifest.startTimeout }
+
+  /// Wakes the module on its activation event; the bus then delivers the event to the handlers
+  /// its `setUp` subscribed.
+  func wake(for event: Event) async throws {
     try await self(.event(event.name))
-    return try await bus.deliver(event, to: name)
   }
 }

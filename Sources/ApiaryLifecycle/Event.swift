@@ -38,6 +38,14 @@ public struct DispatchReport: Sendable, CustomStringConvertible {
   /// Whether at least one handler handled the event.
   package var wasHandled: Bool { !handledBy.isEmpty }
 
+  /// Adds what `module`'s handler did with the event.
+  package mutating func record(_ outcome: EventOutcome, of module: String) {
+    switch outcome {
+    case .handled: handledBy.append(module)
+    case .ignored: ignoredBy.append(module)
+    }
+  }
+
   public var description: String {
     var parts = ["event '\(event)': handled by [\(handledBy.joined(separator: ", "))]"]
     if !ignoredBy.isEmpty { parts.append("ignored by [\(ignoredBy.joined(separator: ", "))]") }

@@ -5,6 +5,12 @@ import Synchronization
 /// priority, manifest order), then subscription order; a handler that throws does not stop the
 /// others, and ``post(_:payload:)`` returns who handled the event and who failed.
 ///
+/// A module's handler is bounded by its manifest's `timeout` (default 10 s): one that runs
+/// longer is abandoned, reported as a failure of its module, and the post goes on to the next
+/// handler. Abandoned means the handler is not waited for: an `async` one is cancelled, a
+/// synchronous one that blocks its thread keeps running on that thread (Swift cannot stop a
+/// thread) and its result is dropped. The host's own handlers have no limit.
+///
 /// ```swift
 /// // SearchModule.setUp
 /// context.events.subscribe("note.saved") { event in
@@ -30,18 +36,29 @@ public final class EventBus: Sendable {
       if case .placeholder = callee { true } else { false }
     }
 
-    /// Calls its handler, or its placeholder with `bus`.
+    /// Its time limit in seconds; infinite for the host's handlers.
+    var seconds: Double {
+      switch callee {
+      case .handler(_, let seconds): seconds
+      case .placeholder(let placeholder): placeholder.seconds
+      }
+    }
+
+    /// Calls its handler, or wakes its placeholder's module and delivers to it through `bus`.
     func call(_ event: Event, on bus: EventBus) async throws -> EventOutcome {
       switch callee {
-      case .handler(let handler): try await handler(event)
-      case .placeholder(let placeholder): try await placeholder.handle(event, on: bus)
+      case .handler(let handler, _): return try await handler(event)
+      case .placeholder(let placeholder):
+        try await placeholder.wake(for: event)
+        return try await bus.deliver(event, to: owner)
       }
     }
   }
 
-  /// What a subscription calls: a handler, or a dormant module's placeholder.
+  /// What a subscription calls: a handler with its time limit, or a dormant module's
+  /// placeholder.
   enum Callee: Sendable {
-    case handler(Handler)
+    case handler(Handler, seconds: Double)
     case placeholder(any EventPlaceholder)
   }
 
@@ -55,6 +72,8 @@ public final class EventBus: Sendable {
     /// one is appended and placed later, in one merge, instead of being inserted in the middle
     /// (eager modules subscribe in `setUp`, after thousands of dormant modules' placeholders).
     var unplaced: [String: Int] = [:]
+    /// The shortest time limit of a handler ever subscribed: how often a post is checked.
+    var shortest = Double.infinity
 
     /// Puts the subscriptions of `event` in dispatch order: by rank, each after every
     /// subscription of equal or earlier rank that came before it, as if each had been
@@ -102,35 +121,52 @@ public final class EventBus: Sendable {
   final class Storage: Sendable {
     let state = Locked(State())
     let profiler: Profiler?
-    init(profiler: Profiler?) { self.profiler = profiler }
+    /// Where a post's handlers after an abandoned one run (the kernel's hook executor, off
+    /// Swift's pool); nil: on the pool.
+    let executor: (any TaskExecutor)?
+
+    init(profiler: Profiler?, executor: (any TaskExecutor)?) {
+      self.profiler = profiler
+      self.executor = executor
+    }
   }
 
   private let storage: Storage
   private let owner: String?
+  /// The time limit of the handlers subscribed through this view.
+  private let seconds: Double
   /// The events for which `owner` may have placeholders (it was woken from dormant): its own
   /// subscription to one of them replaces the placeholder.
   private let placeholderEvents: [String]
 
-  /// Creates a bus; when a profiler is given, every dispatch is timed.
-  package convenience init(profiler: Profiler? = nil) {
-    self.init(storage: Storage(profiler: profiler), owner: nil)
+  /// Creates a bus; when a profiler is given, every dispatch is timed. After a handler was
+  /// abandoned, the post's remaining handlers run on `executor` when one is given, so a handler
+  /// that blocks a thread of Swift's pool does not leave the rest with one thread fewer.
+  package convenience init(profiler: Profiler? = nil, executor: (any TaskExecutor)? = nil) {
+    self.init(storage: Storage(profiler: profiler, executor: executor), owner: nil)
   }
 
-  private init(storage: Storage, owner: String?, placeholderEvents: [String] = []) {
+  private init(
+    storage: Storage, owner: String?, seconds: Double = .infinity, placeholderEvents: [String] = []
+  ) {
     self.storage = storage
     self.owner = owner
+    self.seconds = seconds
     self.placeholderEvents = placeholderEvents
   }
 
   /// A view whose subscriptions are owned by `owner`, dispatched at the owner's rank; `rank`,
-  /// when given, sets that rank (otherwise ``rank(_:)`` does). `replacing` names the events
-  /// whose placeholders (``subscribePlaceholders(_:owners:)``) the owner's first subscription
-  /// through this view replaces: a woken module's activation events.
-  package func owned(by owner: String, rank: Int? = nil, replacing placeholderEvents: [String] = [])
-    -> EventBus
-  {
+  /// when given, sets that rank (otherwise ``rank(_:)`` does). Its handlers are bounded by
+  /// `seconds` (the module's manifest `timeout`). `replacing` names the events whose
+  /// placeholders (``subscribePlaceholders(_:)``) the owner's first subscription through this
+  /// view replaces: a woken module's activation events.
+  package func owned(
+    by owner: String, rank: Int? = nil, seconds: Double = .infinity,
+    replacing placeholderEvents: [String] = []
+  ) -> EventBus {
     if let rank { storage.state.withLock { $0.ranks[owner] = rank } }
-    return EventBus(storage: storage, owner: owner, placeholderEvents: placeholderEvents)
+    return EventBus(
+      storage: storage, owner: owner, seconds: seconds, placeholderEvents: placeholderEvents)
   }
 
   /// Sets the dispatch order of owners (the kernel's boot order, with run-time added modules in
@@ -172,11 +208,13 @@ public final class EventBus: Sendable {
         state.byEvent[name]?.removeAll { $0.owner == owner && $0.isPlaceholder }
       }
       let rank = self.owner.flatMap { state.ranks[$0] } ?? Int.max
+      state.shortest = min(state.shortest, seconds)
       // Taken out and put back, so the list is changed in place rather than copied.
       var list = state.byEvent.removeValue(forKey: name) ?? []
       state.append(
-        Subscription(id: id, owner: owner, rank: rank, callee: .handler(handler)), to: &list,
-        of: name)
+        Subscription(
+          id: id, owner: owner, rank: rank, callee: .handler(handler, seconds: seconds)),
+        to: &list, of: name)
       state.byEvent[name] = list
       return id
     }
@@ -208,25 +246,29 @@ public final class EventBus: Sendable {
     }
   }
 
-  /// Dispatches an event to its handlers in order and reports the outcome.
+  /// Dispatches an event to its handlers in order and reports the outcome. A handler that
+  /// outlives its module's `timeout` is abandoned and reported as an ``EventTimeout``.
   @discardableResult
   public func post(_ name: String, payload: [String: any Sendable] = [:]) async -> DispatchReport {
     let event = Event(name: name, payload: payload, sender: owner)
-    let handlers = storage.state.withLock { state in
+    let (handlers, shortest) = storage.state.withLock { state in
       state.place(name)
-      return state.byEvent[name] ?? []
+      return (state.byEvent[name] ?? [], state.shortest)
     }
     let clock = ContinuousClock()
     let began = clock.now
     var report = DispatchReport(event: name)
-    for subscription in handlers {
-      do {
-        switch try await subscription.call(event, on: self) {
-        case .handled: report.handledBy.append(subscription.owner)
-        case .ignored: report.ignoredBy.append(subscription.owner)
+    if let limited = handlers.first(where: { $0.seconds.isFinite }) {
+      report = await EventLane.run(
+        handlers, event, on: self, executor: storage.executor,
+        shortest: min(shortest, limited.seconds))
+    } else {
+      for subscription in handlers {
+        do {
+          report.record(try await subscription.call(event, on: self), of: subscription.owner)
+        } catch {
+          report.failures.append((subscription.owner, error))
         }
-      } catch {
-        report.failures.append((subscription.owner, error))
       }
     }
     storage.profiler?.record(subject: name, phase: .event, duration: clock.now - began)

@@ -5,6 +5,9 @@
 /// bus.subscribePlaceholders([(event: "saved", owner: "search", rank: 3, placeholder: wake)])
 /// ```
 package protocol EventPlaceholder: AnyObject, Sendable {
-  /// Wakes the module, then delivers `event` to the handlers it subscribed on `bus`.
-  func handle(_ event: Event, on bus: EventBus) async throws -> EventOutcome
+  /// The time limit, in seconds, of the module's handlers (its manifest's `timeout`).
+  var seconds: Double { get }
+
+  /// Wakes the module for `event`, and returns once its `setUp` has subscribed its handlers.
+  func wake(for event: Event) async throws
 }

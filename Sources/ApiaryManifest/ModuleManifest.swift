@@ -86,7 +86,8 @@ package struct ModuleManifest: Sendable, Hashable {
     get { storage.fields.isAsync }
     set { update { $0.isAsync = newValue } }
   }
-  /// Seconds the module's `start` may take before it is failed.
+  /// Seconds each of the module's hooks may take before it is failed, and each run of one of
+  /// its event handlers before it is abandoned (the manifest's `timeout`).
   public var startTimeout: Double {
     get { storage.fields.startTimeout }
     set { update { $0.startTimeout = newValue } }

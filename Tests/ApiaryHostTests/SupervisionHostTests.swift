@@ -174,7 +174,7 @@ import Testing
     #expect(lines[4].contains("(process: running, pid "), "\(lines[4])")
     #expect(lines[4].hasSuffix(", 2 restarts, last exit: exited with status 3)"), "\(lines[4])")
     #expect(lines[5].hasSuffix("killed by signal 6 (SIGABRT)"))
-    #expect(lines[6].hasPrefix("faulty") && lines[6].contains("failed"))
+    #expect(lines[6].hasPrefix("faulty       failed while running: "), "\(lines[6])")
     #expect(lines[6].hasSuffix("killed by signal 6 (SIGABRT); gave up after 2 restarts"))
     #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.05 seconds (restart 1 of 2)"))
     #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.1 seconds (restart 2 of 2)"))
@@ -286,6 +286,39 @@ import Testing
         "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe"
       ],
       "\(result.stderr)")
+  }
+
+  /// A child that closed its standard input but lives on can no longer be told anything: after
+  /// the first write that fails, the host ends it once the module's `timeout` has passed, and
+  /// its restart policy brings up a new one (before, it stayed "running" and every call failed).
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func childThatClosedItsInputButLivesOnIsEndedAndRestarted() throws {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, timeout: 1, extra: restart)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, "faults://faulty/pid")
+    let first = Self.readLine(host, &output) { Int32($0) != nil }.flatMap { Int32($0) }
+    Self.send(host, "faults://faulty/crash?how=closein")
+    #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
+    Self.send(host, "faults://faulty/pid")
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, "faults://faulty/pid")
+    let result = try host.finish()
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    guard let pid = first else { return }
+    #expect(lines.count == 2, "\(lines) \(result.stderr)")
+    #expect(
+      lines.first
+        == "error: module 'faulty' (pid \(pid)): connection closed: write failed: Broken pipe")
+    #expect(lines.last.flatMap { Int32($0) }.map { $0 != pid } == true, "\(lines)")
+    #expect(
+      result.stderr.contains(
+        "apiary: module 'faulty' (pid \(pid)) closed its standard input but did not exit within "
+          + "1.0 seconds; ending it"), "\(result.stderr)")
+    #expect(Self.ends(pid))
   }
 
   /// A child stuck in `start` or `tearDown` past the module's `timeout` is ended when the

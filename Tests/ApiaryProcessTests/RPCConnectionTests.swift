@@ -113,6 +113,32 @@ private struct Pair {
     #expect(throws: ChildDied(reason: "signal 9 after end of input")) { try outcome.get() }
   }
 
+  /// A peer that stops reading but keeps its output open: the write that finds its input closed
+  /// fails, and the connection ends with what the owner makes of ``RPCConnection/endOfOutput``,
+  /// so later calls fail at once, though no end of input ever comes.
+  @Test func aPeerThatClosedItsInputEndsTheConnectionAtTheFirstWrite() async throws {
+    struct Deaf: Error, Equatable { let reason: String }
+    _ = signal(SIGPIPE, SIG_IGN)  // as host and child do
+    let pair = try Pair()
+    let reported = Checkpoints()
+    pair.host.start(
+      handler: { _, _ in nil },
+      ended: { reason in
+        reported.pass(1)
+        return Deaf(reason: reason)
+      })
+    pair.child.start { _, _ in nil }
+    shutdown(pair.descriptors[1], Int32(SHUT_RD))
+    await #expect(throws: ConnectionClosed.self) { try await pair.host.call("first") }
+    try await reported.reached(1)
+    // `ended`'s error is set just after it returns.
+    while !pair.host.hasEnded { await Task.yield() }
+    await #expect(throws: Deaf(reason: RPCConnection.endOfOutput)) {
+      try await pair.host.call("later")
+    }
+    pair.breakChild()
+  }
+
   @Test func blockingCallsWorkFromPlainThreads() async throws {
     let pair = try Pair()
     pair.host.start { _, _ in nil }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "07abb9c7538fbfc3540eb2b6269552bd96055bdd12b7b1dc49120626739d5f3b"
+#define APIARY_ABI_HASH "de4e38d7fbe9c1bbea7a84f9811fa434e4ec5663a9f6881c65901a7a112b1658"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -92,10 +92,17 @@ public final class ProcessModule: Module {
     connection.start(
       handler: Self.handler(context),
       ended: { reason in
-        // Its output ended or broke, so the child cannot answer again: one that broke the
-        // protocol is ended at once, one that closed its output and lives on after the
-        // module's timeout then.
-        guard reason == RPCConnection.endOfInput else {
+        // Its output ended or broke, or it closed its input, so the child cannot take part
+        // again: one that broke the protocol is ended at once, one that closed its output or
+        // its input and lives on after the module's timeout then (so its supervisor sees it
+        // end and restarts it as its policy says).
+        let closed =
+          switch reason {
+          case RPCConnection.endOfInput: "output"
+          case RPCConnection.endOfOutput: "input"
+          default: String?.none
+          }
+        guard let closed else {
           ChildProcess.printToStandardError(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
           child.terminate(grace: .seconds(1))
@@ -105,7 +112,7 @@ public final class ProcessModule: Module {
         let grace = Duration.seconds(max(1, context.manifest.startTimeout))
         let ended = await child.end(after: grace) {
           ChildProcess.printToStandardError(
-            "apiary: module '\(name)' (pid \(pid)) closed its standard output but did not exit "
+            "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "
               + "within \(grace); ending it")
         }
         return ProcessModuleError(module: name, pid: pid, reason: ended)

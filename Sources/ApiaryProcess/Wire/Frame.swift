@@ -306,6 +306,9 @@ package enum FrameError: Error, Sendable, Hashable, CustomStringConvertible {
     case .writeFailed(let code): "write failed: \(String(cString: strerror(code)))"
     }
   }
+
+  /// Whether a write found the reading end closed (`EPIPE`): the peer closed its input.
+  package var isBrokenPipe: Bool { self == .writeFailed(errno: EPIPE) }
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }

@@ -19,8 +19,9 @@ import Synchronization
 /// reader thread itself (no thread hand-off: the child answers `perform` this way). A blocking
 /// call made on the reader thread reads the frames itself until its answer arrives, answering
 /// requests that come meanwhile, so a request answered inline may call back. When the input
-/// ends or breaks, every request in flight and every later one fails with the error `ended`
-/// makes (by default ``ConnectionClosed``).
+/// ends or breaks, or a write finds that the peer closed its input (it can no longer be told
+/// anything), every request in flight and every later one fails with the error `ended` makes
+/// (by default ``ConnectionClosed``).
 ///
 /// ```swift
 /// let connection = RPCConnection(reading: child.output, writing: child.input)
@@ -33,6 +34,9 @@ package final class RPCConnection: Sendable {
   /// The reason the input ended when the other side closed it, rather than sent a frame that
   /// does not parse (whose error is the reason then).
   package static let endOfInput = "end of input"
+  /// The reason the connection ended when a write found the other side's input closed
+  /// (`EPIPE`) while its output may still be open.
+  package static let endOfOutput = "end of output"
 
   /// Answers a request or notification: a JSON-representable result, or throws (an
   /// ``RPCError`` keeps its code; any other error becomes ``RPCError/failed``). It runs on a
@@ -51,8 +55,8 @@ package final class RPCConnection: Sendable {
     var started = false
     /// Whether frames may be read: the handlers are in place (callers lead only then).
     var reading = false
-    /// Whether the end of input has been reported (to `ended`, once).
-    var inputEnded = false
+    /// Whether an end, of the input or of the output, has been reported (to `ended`, once).
+    var endReported = false
   }
 
   /// What a holder of the read side uses to act on frames; set once, before any reading.
@@ -65,8 +69,8 @@ package final class RPCConnection: Sendable {
   private let read: ReadSide
   /// Written once, by ``start(handler:inline:ended:)`` before it sets `State.reading` (under
   /// the state lock) and starts the reader thread; read only by holders of the read side, which
-  /// take it only after seeing `State.reading` (or on that thread), so every read follows the
-  /// write.
+  /// take it only after seeing `State.reading` (or on that thread), and by a writer that saw
+  /// `State.reading` (``reportEnd(_:)``), so every read follows the write.
   private nonisolated(unsafe) var handlers = Handlers()
   private let writer: FrameWriter
   private let state = Locked(State())
@@ -258,7 +262,7 @@ package final class RPCConnection: Sendable {
   {
     let text = try Self.encode(params, method, what)
     if let ended = state.withLock({ $0.ended }) { throw ended }
-    try writer.send(RPCMessage.request(id: nil, method: method, params: text))
+    try write(RPCMessage.request(id: nil, method: method, params: text))
   }
 
   /// `params` as JSON text, or ``NotRepresentable`` naming them `what` (by default "parameters
@@ -284,14 +288,26 @@ package final class RPCConnection: Sendable {
     }
     let id = try registered.get()
     do {
-      try writer.send(RPCMessage.request(id: id, method: method, params: text))
+      try write(RPCMessage.request(id: id, method: method, params: text))
     } catch {
-      // A broken pipe: the reader sees the end too and fails the rest with the real reason.
       if state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil {
         throw ConnectionClosed(reason: "\(error)")
       }
     }
     return id
+  }
+
+  /// Writes one frame. A peer that closed its input (`EPIPE`) can no longer be told anything,
+  /// even when its output is still open: the connection ends then, as when the input ends
+  /// (when the peer exited, the first of the two to be seen is reported; `ended` names the exit
+  /// either way).
+  private func write(_ frame: [UInt8]) throws(FrameError) {
+    do {
+      try writer.send(frame)
+    } catch {
+      if error.isBrokenPipe { reportEnd(Self.endOfOutput) }
+      throw error
+    }
   }
 
   /// Closes the writing side: the peer reads the end of its input. Calls in flight stay in
@@ -360,15 +376,22 @@ package final class RPCConnection: Sendable {
   /// owner makes of it (asynchronously: the host waits there for the child's exit status).
   private func inputEnded(_ reason: String) -> String {
     if read.endReason == nil { read.endReason = reason }
-    let first = state.withLock { state in
-      defer { state.inputEnded = true }
-      return !state.inputEnded
-    }
-    if first {
-      let ended = handlers.ended
-      Task { self.end(with: await ended(reason)) }
-    }
+    reportEnd(reason)
     return read.endReason ?? reason
+  }
+
+  /// Fails the connection, the first time an end is seen once reading began, with the error
+  /// the owner makes of `reason` (asynchronously: the host waits there for the child's exit
+  /// status).
+  private func reportEnd(_ reason: String) {
+    let first = state.withLock { state -> Bool in
+      guard state.reading, !state.endReported else { return false }
+      state.endReported = true
+      return true
+    }
+    guard first else { return }
+    let ended = handlers.ended
+    Task { self.end(with: await ended(reason)) }
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the
@@ -379,7 +402,7 @@ package final class RPCConnection: Sendable {
     do {
       message = try RPCMessage(body)
     } catch {
-      try? writer.send(RPCMessage.error(id: .null, error))
+      try? write(RPCMessage.error(id: .null, error))
       return false
     }
     let handler = handlers.handler
@@ -416,7 +439,7 @@ package final class RPCConnection: Sendable {
     } catch {
       reply = RPCMessage.error(id: id, RPCError(RPCError.failed, "\(error)"))
     }
-    try? writer.send(reply)
+    try? write(reply)
     return true
   }
 }

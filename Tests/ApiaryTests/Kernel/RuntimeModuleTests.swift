@@ -116,17 +116,22 @@ import Testing
 @Suite struct MarkFailedTests {
   @Test func theModuleFailsItsDependentsAreSkippedAndTheRestRunsOn() async throws {
     let journal = Journal.new()
+    let child = Fixture.module("child", journal: journal, dependencies: ["base"])
     let kernel = try Fixture.kernel([
       Fixture.module("base", journal: journal),
-      Fixture.module("child", journal: journal, dependencies: ["base"]),
+      child,
       Fixture.module("user", journal: journal, dependencies: ["child"]),
       Fixture.module("other", journal: journal, config: ["handles": "ping"]),
     ])
     try await kernel.boot()
     await kernel.markFailed("child", reason: "its process 42 was killed by signal 11 (SIGSEGV)")
+    let state = await kernel.state(of: "child")
     #expect(
-      await kernel.state(of: "child")
-        == .failed(phase: .ready, reason: "its process 42 was killed by signal 11 (SIGSEGV)"))
+      state == .failedWhileRunning(reason: "its process 42 was killed by signal 11 (SIGSEGV)"))
+    // Its ready ran fine long before: the state does not blame it.
+    #expect(
+      state?.description
+        == "failed while running: its process 42 was killed by signal 11 (SIGSEGV)")
     #expect(await kernel.state(of: "user") == .skipped(reason: "dependency 'child' failed"))
     #expect(await kernel.state(of: "base") == .running)
     #expect(await kernel.state(of: "other") == .running)
@@ -135,6 +140,10 @@ import Testing
     // Only a running module can fail; a second report changes nothing.
     await kernel.markFailed("child", reason: "again")
     #expect(await kernel.state(of: "user") == .skipped(reason: "dependency 'child' failed"))
+    // `:restart` of such a module loads it again.
+    try await kernel.remove("child")
+    try await kernel.add(child)
+    #expect(await kernel.state(of: "child") == .running)
     await kernel.shutdown()
     #expect(Journal.read(journal).suffix(2) == ["other.tearDown", "base.tearDown"])
   }

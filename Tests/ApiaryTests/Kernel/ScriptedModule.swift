@@ -23,7 +23,7 @@ enum Journal {
 /// A module whose behaviour comes from its config: `journal` (where to record), `fail`
 /// (a phase name to throw in), `hang` (a phase to hang in), `delay` (seconds to sleep in start),
 /// `spin` (hang in start without ever suspending), `gate` and `gatePhase` (block the hook's
-/// thread at a ``HookGate`` the test opens), `intercepts` (install a global interceptor that
+/// thread, or with `event` the event handler's, at a ``HookGate`` the test opens), `intercepts` (install a global interceptor that
 /// records every call).
 final class ScriptedModule: Module {
   struct Failure: Error, CustomStringConvertible {
@@ -54,6 +54,11 @@ final class ScriptedModule: Module {
     }
     if let event = context.config["handles"]?.stringValue {
       context.events.subscribe(event) { event in
+        if context.config["gatePhase"]?.stringValue == "event",
+          let gate = context.config["gate"]?.stringValue
+        {
+          HookGate.named(gate)?.pass()
+        }
         if context.config["throwsOnEvent"]?.boolValue == true {
           throw Failure(description: "\(context.name) choked on \(event.name)")
         }
