@@ -372,52 +372,36 @@ import Testing
     #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
   }
 
-  /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3) kills the
-  /// child stuck in its handshake too.
-  @Test(.enabled(if: python != nil, "python3 is not installed"))
-  func childStuckInItsHandshakeDoesNotOutliveAShutdownTimeout() throws {
+  /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3), or at a
+  /// second signal (status 4), kills the child stuck in its handshake on the way out, though the
+  /// child does not watch its lifeline.
+  @Test(
+    .enabled(if: python != nil, "python3 is not installed"),
+    arguments: [(signals: 1, timeout: "0.2", status: Int32(3)), (2, "3600", 4)])
+  func childStuckInItsHandshakeDoesNotOutliveAHostThatGivesUp(
+    signals: Int, timeout: String, status: Int32
+  ) throws {
     let directory = try Self.application([
       Self.pythonModule(
         "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 60)
     ])
-    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", "0.2"])
+    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", timeout])
     #expect(host.waitForError("hangs in initialize"))
     host.signal(SIGINT)
+    if signals == 2 {
+      #expect(host.waitForError("signal 2: shutting down"))
+      host.signal(SIGINT)
+    }
     let result = try host.finish()
-    #expect(result.status == 3, "\(result.stderr)")
-    #expect(result.stderr.contains("apiary: module 'mute' (pid "), "\(result.stderr)")
+    #expect(result.status == status, "\(result.stderr)")
     guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
       Issue.record("no pid: \(result.stderr)")
       return
     }
     #expect(
-      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"))
+      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"),
+      "\(result.stderr)")
     #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
-  }
-
-  /// A second signal exits at once (status 4), and kills the child stuck in its handshake on the
-  /// way out, though the child does not watch its lifeline.
-  @Test(.enabled(if: python != nil, "python3 is not installed"))
-  func childStuckInItsHandshakeDoesNotOutliveASecondSignal() throws {
-    let directory = try Self.application([
-      Self.pythonModule(
-        "mute", script: Self.faulty.path, arguments: ["hang=initialize"], timeout: 60)
-    ])
-    let host = try Self.start(["run", directory.path, "--quiet", "--shutdown-timeout", "3600"])
-    #expect(host.waitForError("hangs in initialize"))
-    host.signal(SIGINT)
-    #expect(host.waitForError("signal 2: shutting down"))
-    host.signal(SIGINT)
-    let result = try host.finish()
-    #expect(result.status == 4, "\(result.stderr)")
-    #expect(result.stderr.contains("second signal: exiting at once"), "\(result.stderr)")
-    guard let pid = Self.pid(hangingIn: "initialize", result.stderr) else {
-      Issue.record("no pid: \(result.stderr)")
-      return
-    }
-    #expect(
-      result.stderr.contains("apiary: module 'mute' (pid \(pid)) still running at exit; killed"))
-    #expect(Self.ends(pid), "a child stuck in its handshake outlived a second signal")
   }
 
   /// The pid of the `faulty` child that said on `stderr` it hangs in `method` (`[mute] faulty
