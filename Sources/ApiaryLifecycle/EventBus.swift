@@ -247,7 +247,7 @@ public final class EventBus: Sendable {
   }
 
   /// Dispatches an event to its handlers in order and reports the outcome. A handler that
-  /// outlives its module's `timeout` is abandoned and reported as an ``EventTimeout``.
+  /// outlives its module's `timeout` is abandoned and reported as a failure of its module.
   @discardableResult
   public func post(_ name: String, payload: [String: any Sendable] = [:]) async -> DispatchReport {
     let event = Event(name: name, payload: payload, sender: owner)
