@@ -26,6 +26,17 @@ import Testing
     #expect(!exit.isClean)
   }
 
+  /// The blocking wait gives up after its bound while the child runs, and returns how it ended
+  /// once it has (the end arriving while it waits, then already known).
+  @Test func aBlockingWaitIsBoundedAndSeesTheExit() throws {
+    let child = try Self.shell("read line; exit 4")
+    #expect(child.exit(waitingAtMost: .milliseconds(10)) == nil)
+    child.closeInput()
+    #expect(child.exit(waitingAtMost: .seconds(600)) == .exited(4))
+    #expect(child.exit(waitingAtMost: .zero) == .exited(4))
+    #expect(child.exitDescription(waitingAtMost: .zero) == "exited with status 4")
+  }
+
   @Test func signalIsReportedByName() async throws {
     let child = try Self.shell("kill -SEGV $$")
     let exit = await child.exit()

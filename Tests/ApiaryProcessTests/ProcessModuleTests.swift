@@ -44,6 +44,9 @@ import Testing
               name: "fail", parameters: [ParameterManifest(name: "why", kind: .string)]),
             ActionManifest(name: "crash"),
             ActionManifest(name: "stall", timeout: 0.2),
+            ActionManifest(
+              name: "gather", parameters: [ParameterManifest(name: "count", kind: .int)],
+              timeout: 600),
           ])
       ], placement: .process)
     let proxy = ProcessPlacement.proxy(
@@ -92,6 +95,50 @@ import Testing
     }
     let notes = try performSynchronously(kernel.mediator, "notes", "list")
     #expect(notes as? [Int] == [1, 2, 3])
+    await kernel.shutdown()
+  }
+
+  /// Synchronous callers holding every thread of Swift's pool, and a few more on threads of
+  /// their own, all have a call in flight when the child exits (it does when the last call
+  /// reaches it): each fails at once naming the exit, not after the action's 600 s, though no
+  /// thread of the pool is free to learn how the child ended.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func callersHoldingThePoolLearnOfTheChildsExitAtOnce() async throws {
+    let kernel = try kernel()
+    try await kernel.boot()
+    let mediator = kernel.mediator
+    let pool = ProcessInfo.processInfo.activeProcessorCount
+    let count = pool + 3
+    let outcomes = Locked<[String]>([])
+    let ended = DispatchSemaphore(value: 0)
+    let call: @Sendable () -> Void = {
+      let outcome: String
+      do {
+        _ = try mediator.perform(target: "greeter", action: "gather", params: ["count": count])
+        outcome = "answered"
+      } catch {
+        outcome = "\(error)"
+      }
+      outcomes.withLock { $0.append(outcome) }
+      ended.signal()
+    }
+    for _ in 0..<pool { Task.detached { call() } }  // each holds a thread of the pool
+    for _ in pool..<count { Thread { call() }.start() }
+    // The pool is held until the calls end: wait on a thread of its own, bounded generously.
+    let allEnded = await withCheckedContinuation { continuation in
+      Thread {
+        let deadline = DispatchTime.now() + 120
+        continuation.resume(
+          returning: (0..<count).allSatisfy { _ in ended.wait(timeout: deadline) == .success })
+      }.start()
+    }
+    #expect(allEnded)
+    let results = outcomes.withLock { $0 }
+    #expect(results.count == count)
+    for result in results {
+      #expect(result.hasPrefix("module 'greeter' (pid "), "\(result)")
+      #expect(result.hasSuffix("): exited with status 3"), "\(result)")
+    }
     await kernel.shutdown()
   }
 
@@ -215,7 +262,7 @@ private struct SilentChild: PlacedChild {
   let input: Int32
   let output: Int32
   func terminate(grace: Duration) {}
-  func exitDescription() async -> String { "exited with status 0" }
+  func exitDescription(waitingAtMost timeout: Duration) -> String? { "exited with status 0" }
 }
 
 final class NotesModule: Module {

@@ -19,26 +19,22 @@ package protocol PlacedChild: Sendable {
   var output: Int32 { get }
   /// Asks the child to end (SIGTERM), then kills it after `grace`.
   func terminate(grace: Duration)
-  /// Waits for the child's end: "exited with status 3", "killed by signal 11 (SIGSEGV)".
-  func exitDescription() async -> String
+  /// How the child ended ("exited with status 3", "killed by signal 11 (SIGSEGV)"), blocking
+  /// the calling thread until it has or `timeout` passed (then nil).
+  func exitDescription(waitingAtMost timeout: Duration) -> String?
 }
 
 extension PlacedChild {
-  /// Waits for the child's end; if it has not ended within `grace`, calls `overdue` and ends it
-  /// (``terminate(grace:)``, SIGKILL a second after SIGTERM). Returns how it ended.
-  func end(after grace: Duration, overdue: @escaping @Sendable () -> Void = {}) async -> String {
-    let exited = Locked(false)
-    let deadline = Task {
-      try await Task.sleep(for: grace)
-      if !exited.withLock({ $0 }) {
-        overdue()
-        terminate(grace: .seconds(1))
-      }
+  /// Waits for the child's end, blocking the calling thread; if it has not ended within
+  /// `grace`, calls `overdue` and ends it (``terminate(grace:)``, SIGKILL a second after
+  /// SIGTERM). Returns how it ended.
+  func end(after grace: Duration, overdue: () -> Void = {}) -> String {
+    if let ended = exitDescription(waitingAtMost: grace) { return ended }
+    overdue()
+    terminate(grace: .seconds(1))
+    while true {
+      if let ended = exitDescription(waitingAtMost: .seconds(1)) { return ended }
     }
-    let ended = await exitDescription()
-    exited.withLock { $0 = true }
-    deadline.cancel()
-    return ended
   }
 }
 

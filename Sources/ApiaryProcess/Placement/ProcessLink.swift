@@ -29,11 +29,18 @@ package final class ProcessLink: Sendable {
   }
 
   /// Closes the child's standard input (a child reads it to its end, then exits) and ends the
-  /// child if it has not ended within `grace`.
+  /// child if it has not ended within `grace`. The wait blocks a thread of its own, not one of
+  /// Swift's pool.
   func close(grace: Duration) async {
     connection.end(with: ProcessModuleError(module: module, pid: child.pid, reason: "was stopped"))
     connection.closeOutput()
-    _ = await child.end(after: grace)
+    let child = self.child
+    await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+      DetachedThread.start(name: "apiary-close-\(child.pid)") {
+        _ = child.end(after: grace)
+        closed.resume()
+      }
+    }
   }
 }
 

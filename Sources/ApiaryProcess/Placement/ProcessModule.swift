@@ -92,10 +92,11 @@ public final class ProcessModule: Module {
     connection.start(
       handler: Self.handler(context),
       ended: { reason in
-        // Its output ended or broke, or it closed its input, so the child cannot take part
-        // again: one that broke the protocol is ended at once, one that closed its output or
-        // its input and lives on after the module's timeout then (so its supervisor sees it
-        // end and restarts it as its policy says).
+        // On the connection's thread for its end, which this may block. Its output ended or
+        // broke, or it closed its input, so the child cannot take part again: one that broke
+        // the protocol is ended at once, one that closed its output or its input and lives on
+        // after the module's timeout then (so its supervisor sees it end and restarts it as its
+        // policy says).
         let closed =
           switch reason {
           case RPCConnection.endOfInput: "output"
@@ -110,7 +111,7 @@ public final class ProcessModule: Module {
             module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
         }
         let grace = Duration.seconds(max(1, context.manifest.startTimeout))
-        let ended = await child.end(after: grace) {
+        let ended = child.end(after: grace) {
           ChildProcess.printToStandardError(
             "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "
               + "within \(grace); ending it")

@@ -16,5 +16,7 @@ extension ChildProcess: PlacedChild {
     }
   }
 
-  package func exitDescription() async -> String { await exit().description }
+  package func exitDescription(waitingAtMost timeout: Duration) -> String? {
+    exit(waitingAtMost: timeout)?.description
+  }
 }

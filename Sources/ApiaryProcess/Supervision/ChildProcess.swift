@@ -1,4 +1,5 @@
 import ApiarySupport
+import Dispatch
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -26,7 +27,8 @@ import ApiarySupport
 /// - A thread waits for its exit with `waitid(P_PID, pid)`, so it never reaps another child's
 ///   status and never blocks a Swift concurrency thread. It looks first without reaping
 ///   (`WNOWAIT`), then reaps under the same lock ``send(_:)`` takes, so a signal never reaches a
-///   process that reused the pid.
+///   process that reused the pid. Callers await the exit (``exit()``) or block their own thread
+///   for it, bounded (``exit(waitingAtMost:)``).
 ///
 /// The object closes ``output`` when it is released: keep a reference while reading it.
 /// ``input`` belongs to its writer, which closes it once (``closeInput()``, or a wire
@@ -48,7 +50,8 @@ package final class ChildProcess: Sendable {
 
   private struct State {
     var exit: ChildExit?
-    var waiters: [CheckedContinuation<ChildExit, Never>] = []
+    /// What runs on the reaper thread once the child has ended.
+    var waiters: [@Sendable (ChildExit) -> Void] = []
     var isInputOpen = true
   }
 
@@ -160,13 +163,27 @@ package final class ChildProcess: Sendable {
   /// How the child ended; waits until it has.
   package func exit() async -> ChildExit {
     await withCheckedContinuation { continuation in
-      let known: ChildExit? = state.withLock { state in
-        if let exit = state.exit { return exit }
-        state.waiters.append(continuation)
-        return nil
-      }
-      if let known { continuation.resume(returning: known) }
+      whenEnded { continuation.resume(returning: $0) }
     }
+  }
+
+  /// How the child ended, blocking the calling thread until it has or `timeout` passed (then
+  /// nil). For a thread of its own, never one of Swift's pool.
+  package func exit(waitingAtMost timeout: Duration) -> ChildExit? {
+    let semaphore = DispatchSemaphore(value: 0)
+    whenEnded { _ in semaphore.signal() }
+    let (seconds, attoseconds) = timeout.components
+    _ = semaphore.wait(timeout: .now() + Double(seconds) + Double(attoseconds) * 1e-18)
+    return exitIfEnded
+  }
+
+  /// Runs `body` with how the child ended: at once if it has, else on the reaper thread.
+  private func whenEnded(_ body: @escaping @Sendable (ChildExit) -> Void) {
+    let known = state.withLock { state in
+      if state.exit == nil { state.waiters.append(body) }
+      return state.exit
+    }
+    if let known { body(known) }
   }
 
   /// How the child ended, or nil while it runs.
@@ -238,6 +255,6 @@ package final class ChildProcess: Sendable {
       defer { state.waiters = [] }
       return (end, state.waiters)
     }
-    for waiter in waiters { waiter.resume(returning: end) }
+    for waiter in waiters { waiter(end) }
   }
 }

@@ -21,7 +21,9 @@ import Synchronization
 /// requests that come meanwhile, so a request answered inline may call back. When the input
 /// ends or breaks, or a write finds that the peer closed its input (it can no longer be told
 /// anything), every request in flight and every later one fails with the error `ended` makes
-/// (by default ``ConnectionClosed``).
+/// (by default ``ConnectionClosed``), on a thread of its own: `ended` may block (the host waits
+/// there for the child's exit), and Swift's pool may be held by synchronous callers waiting for
+/// exactly that end.
 ///
 /// ```swift
 /// let connection = RPCConnection(reading: child.output, writing: child.input)
@@ -63,7 +65,7 @@ package final class RPCConnection: Sendable {
   private struct Handlers {
     var handler: Handler = { _, _ in nil }
     var inline: @Sendable (String) -> Bool = { _ in false }
-    var ended: @Sendable (String) async -> any Error = { ConnectionClosed(reason: $0) }
+    var ended: @Sendable (String) -> any Error = { ConnectionClosed(reason: $0) }
   }
 
   private let read: ReadSide
@@ -89,11 +91,12 @@ package final class RPCConnection: Sendable {
   /// Starts the reader thread. Requests whose method `inline` accepts are answered on it;
   /// `handler` may throw ``HandOff`` (as ``awaitBlocking(_:)`` does there) to be answered on a
   /// worker instead. `ended` turns the reason the input ended into the error calls in flight
-  /// fail with (the host waits there for the child's exit status, to name it).
+  /// fail with; it runs on a thread of its own and may block it (the host waits there for the
+  /// child's exit status, to name it).
   package func start(
     handler: @escaping Handler,
     inline: @escaping @Sendable (String) -> Bool = { _ in false },
-    ended: @escaping @Sendable (String) async -> any Error = { ConnectionClosed(reason: $0) }
+    ended: @escaping @Sendable (String) -> any Error = { ConnectionClosed(reason: $0) }
   ) {
     let first = state.withLock { state in
       defer { state.started = true }
@@ -373,7 +376,7 @@ package final class RPCConnection: Sendable {
   }
 
   /// Records why the input ended and, the first time, fails the connection with the error the
-  /// owner makes of it (asynchronously: the host waits there for the child's exit status).
+  /// owner makes of it (on a thread of its own: the host waits there for the child's exit).
   private func inputEnded(_ reason: String) -> String {
     if read.endReason == nil { read.endReason = reason }
     reportEnd(reason)
@@ -381,8 +384,9 @@ package final class RPCConnection: Sendable {
   }
 
   /// Fails the connection, the first time an end is seen once reading began, with the error
-  /// the owner makes of `reason` (asynchronously: the host waits there for the child's exit
-  /// status).
+  /// the owner makes of `reason`. `ended` runs on a thread of its own, which it may block (the
+  /// host waits there for the child's exit status): not on Swift's pool, which synchronous
+  /// callers waiting for this very end may hold, nor on the reader or a writer.
   private func reportEnd(_ reason: String) {
     let first = state.withLock { state -> Bool in
       guard state.reading, !state.endReported else { return false }
@@ -391,7 +395,7 @@ package final class RPCConnection: Sendable {
     }
     guard first else { return }
     let ended = handlers.ended
-    Task { self.end(with: await ended(reason)) }
+    DetachedThread.start(name: "apiary.rpc-end") { self.end(with: ended(reason)) }
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the

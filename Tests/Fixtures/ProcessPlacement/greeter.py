@@ -3,7 +3,8 @@
 
 Target `greeter`: `greet` answers "hello, NAME" and posts `note.saved` to the host (a note
 whose title is the greeting); `countNotes` calls the host's `notes.list` while the host's call
-is in flight; `fail` throws; `crash` dies of SIGSEGV. It handles the custom event
+is in flight; `fail` throws; `crash` dies of SIGSEGV; `gather` leaves its call unanswered
+until the COUNT-th has come, then exits with status 3. It handles the custom event
 `greet.requested`.
 """
 import json
@@ -17,6 +18,7 @@ host_events = set()
 next_id = 0
 answers = {}  # responses to our requests, by id
 greeted = 0
+gathered = 0
 
 
 def send(message):
@@ -60,7 +62,7 @@ NO_ANSWER = object()
 
 
 def handle(method, params):
-    global greeted
+    global greeted, gathered
     if method == "initialize":
         return {"protocol": 1, "pid": os.getpid()}
     if method == "setUp":
@@ -91,6 +93,11 @@ def handle(method, params):
         if action == "fail":
             raise RuntimeError("greeter refuses: %s" % values.get("why", "no reason"))
         if action == "stall":
+            return NO_ANSWER
+        if action == "gather":
+            gathered += 1
+            if gathered >= values["count"]:
+                os._exit(3)
             return NO_ANSWER
     raise LookupError("no method %s for %s" % (method, params.get("target")))
 
