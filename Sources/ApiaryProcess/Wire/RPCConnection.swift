@@ -290,12 +290,14 @@ package final class RPCConnection: Sendable {
       return .success(id)
     }
     let id = try registered.get()
+    // A request whose write failed fails with that failure, not with the end it may report.
+    var unsent = false
     do {
-      try write(RPCMessage.request(id: id, method: method, params: text))
-    } catch {
-      if state.withLock({ $0.inFlight.removeValue(forKey: id) }) != nil {
-        throw ConnectionClosed(reason: "\(error)")
+      try write(RPCMessage.request(id: id, method: method, params: text)) {
+        unsent = state.withLock { $0.inFlight.removeValue(forKey: id) } != nil
       }
+    } catch {
+      if unsent { throw ConnectionClosed(reason: "\(error)") }
     }
     return id
   }
@@ -303,11 +305,12 @@ package final class RPCConnection: Sendable {
   /// Writes one frame. A peer that closed its input (`EPIPE`) can no longer be told anything,
   /// even when its output is still open: the connection ends then, as when the input ends
   /// (when the peer exited, the first of the two to be seen is reported; `ended` names the exit
-  /// either way).
-  private func write(_ frame: [UInt8]) throws(FrameError) {
+  /// either way). `failed` runs first when the write fails.
+  private func write(_ frame: [UInt8], failed: () -> Void = {}) throws(FrameError) {
     do {
       try writer.send(frame)
     } catch {
+      failed()
       if error.isBrokenPipe { reportEnd(Self.endOfOutput) }
       throw error
     }
