@@ -9,7 +9,10 @@ import Synchronization
 /// longer is abandoned, reported as a failure of its module, and the post goes on to the next
 /// handler. Abandoned means the handler is not waited for: an `async` one is cancelled, a
 /// synchronous one that blocks its thread keeps running on that thread (Swift cannot stop a
-/// thread) and its result is dropped. The host's own handlers have no limit.
+/// thread) and its result is dropped; when it ends after all, the bus logs how (`log`). The
+/// limit counts from the handler's start, and only time its task could run: while no thread of
+/// Swift's pool is free, it stands still, for every handler (one that holds a thread itself
+/// too), and the post waits, as its poster would. The host's own handlers have no limit.
 ///
 /// ```swift
 /// // SearchModule.setUp

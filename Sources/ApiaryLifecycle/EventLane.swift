@@ -12,15 +12,17 @@ import Synchronization
 /// by its position; when that handler has run its limit (at most two checks later), it gives up
 /// on it: cancels its task, reports an ``EventTimeout`` for its module and goes on with the next
 /// handler in a new task. The abandoned handler keeps its thread until it returns; its result
-/// is dropped, and its late end is logged (`log`).
+/// is dropped, and its late end is logged (the bus's `log`).
 ///
 /// A handler's time is the time its task could run. It starts when the handler starts (its
 /// position, set between its dormant module's wake and its call), not when the post or its
-/// task does; and the watch checks on the executor the handler's task runs on (Swift's pool,
-/// or `executor` after an abandoned handler), each check counting at most two intervals since
-/// the last. So while no thread of that executor is free, neither the handler nor the watch
-/// can go on, and the wait is not counted against the module. Nothing bounds a post whose task
-/// gets no thread: it waits, as its poster would for any task, until one is free.
+/// task does. The watch checks on the executor the handler's task runs on (Swift's pool, or the
+/// bus's executor after an abandoned handler), each check counting at most two intervals since
+/// the last: while no thread of it is free, neither the handler nor the watch goes on, and the
+/// wait is not counted. That holds for a handler that holds one of those threads itself: it is
+/// abandoned only once a thread is free again (Swift's pool gives no way to tell it from one
+/// waiting for a thread). So nothing bounds a post whose task gets no thread; it waits, as its
+/// poster would for any task on the pool, until one is free.
 ///
 /// ```swift
 /// let report = await EventLane.run(handlers, event, on: bus, shortest: 10)
