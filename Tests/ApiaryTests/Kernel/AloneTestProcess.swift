@@ -28,12 +28,9 @@ enum AloneTestProcess {
           $1
         }
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do {
-          try process.run()
-        } catch {
-          return continuation.resume(returning: (-1, "could not start the test process: \(error)"))
+        (process.standardOutput, process.standardError) = (pipe, pipe)
+        guard (try? process.run()) != nil else {
+          return continuation.resume(returning: (-1, "could not start \(CommandLine.arguments[0])"))
         }
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -158,58 +158,36 @@ import Testing
   }
 
   /// An abandoned handler's result is dropped, so how it ended after all is logged: one line
-  /// when it returns, one with its error when it throws. (Its gates ignore cancellation and
-  /// hold no thread.)
+  /// when it returns, one with its error when it throws.
   @Test func anAbandonedHandlerThatEndsLaterIsLogged() async {
     struct Refused: Error {}
     let (lines, line) = AsyncStream<String>.makeStream()
     let bus = EventBus(log: { line.yield($0) })
-    let (returning, throwing) = (OpenOnce(), OpenOnce())
+    // Gates that hold no thread and ignore the handlers' cancellation: tasks of their own that
+    // end when their stream does.
+    let (returning, letReturn) = AsyncStream<Never>.makeStream()
+    let (throwing, letThrow) = AsyncStream<Never>.makeStream()
+    let returnGate = Task { for await _ in returning {} }
+    let throwGate = Task { for await _ in throwing {} }
     bus.owned(by: "slow", rank: 0, seconds: 0.2).subscribe("tick") { _ in
-      await returning.passage()
+      await returnGate.value
       return .handled
     }
     bus.owned(by: "late", rank: 1, seconds: 0.2).subscribe("tick") { _ in
-      await throwing.passage()
+      await throwGate.value
       throw Refused()
     }
     let report = await bus.post("tick")
     #expect(report.failures.map(\.module) == ["slow", "late"])
     var logged = lines.makeAsyncIterator()
-    returning.open()
+    letReturn.finish()
     let finished = await logged.next() ?? ""
     #expect(
       finished.hasPrefix("apiary: handler of 'slow' for event 'tick' finished "), "\(finished)")
     #expect(finished.hasSuffix(" after it was abandoned"), "\(finished)")
-    throwing.open()
+    letThrow.finish()
     let threw = await logged.next() ?? ""
     #expect(threw.hasPrefix("apiary: handler of 'late' for event 'tick' threw "), "\(threw)")
     #expect(threw.hasSuffix(" after it was abandoned: Refused()"), "\(threw)")
-  }
-}
-
-/// A gate a handler awaits without holding a thread, deaf to cancellation; opened once, for
-/// every waiter, present and future.
-private final class OpenOnce: Sendable {
-  private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, []))
-
-  func passage() async {
-    await withCheckedContinuation { continuation in
-      let isOpen = state.withLock { state in
-        if !state.isOpen { state.waiters.append(continuation) }
-        return state.isOpen
-      }
-      if isOpen { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let waiters = state.withLock { state in
-      state.isOpen = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
   }
 }
