@@ -62,8 +62,8 @@ final class EventLane: @unchecked Sendable {
     var seen = EventLane.abandoned
     var counted = 0.0
     var checkedAt: UInt64 = 0
-    /// When the watch gave up on the last handler it abandoned.
-    var abandonedAt: UInt64 = 0
+    /// When the watch gave up on each handler it abandoned, by index.
+    var abandonedAt: [Int: UInt64] = [:]
     var done = false
   }
 
@@ -149,7 +149,7 @@ final class EventLane: @unchecked Sendable {
           expected: position, desired: 2 * index, ordering: .acquiringAndReleasing
         ).exchanged
       else {  // the watch gave up on this handler and went on without it
-        return logLateEnd(of: subscription, result)
+        return logLateEnd(of: index - 1, result)
       }
       switch result {
       case .success(let outcome): report.record(outcome, of: subscription.owner)
@@ -190,7 +190,8 @@ final class EventLane: @unchecked Sendable {
       watch.token = nil
       guard !watch.done else { return nil }
       let seconds = position % 2 == 1 ? subscriptions[position / 2].seconds : .infinity
-      // A check later than that found no thread free, nor would the handler have.
+      // At most two intervals count: a check later than that waited for a thread, as the
+      // handler would have.
       let since = min(Double(now &- watch.checkedAt) / 1e9, 2 * watch.interval)
       watch.checkedAt = now
       if position != watch.seen {
@@ -203,7 +204,7 @@ final class EventLane: @unchecked Sendable {
             expected: position, desired: Self.abandoned, ordering: .acquiringAndReleasing
           ).exchanged
         {
-          watch.abandonedAt = now
+          watch.abandonedAt[position / 2] = now
           return position / 2
         }
       }
@@ -225,11 +226,10 @@ final class EventLane: @unchecked Sendable {
     launch(from: index + 1)
   }
 
-  /// Logs how an abandoned handler ended, since its result goes nowhere else.
-  private func logLateEnd(
-    of subscription: EventBus.Subscription, _ result: Result<EventOutcome, any Error>
-  ) {
-    let abandonedAt = watch.withLock { $0.abandonedAt }
+  /// Logs how the abandoned handler at `index` ended, since its result goes nowhere else.
+  private func logLateEnd(of index: Int, _ result: Result<EventOutcome, any Error>) {
+    let subscription = subscriptions[index]
+    let abandonedAt = watch.withLock { $0.abandonedAt[index] } ?? 0
     let late = Duration.nanoseconds(DispatchTime.now().uptimeNanoseconds &- abandonedAt)
     let handler = "apiary: handler of '\(subscription.owner)' for event '\(event.name)'"
     let after = "\(Profiler.format(late)) after it was abandoned"

@@ -185,9 +185,21 @@ import Testing
     #expect(
       finished.hasPrefix("apiary: handler of 'slow' for event 'tick' finished "), "\(finished)")
     #expect(finished.hasSuffix(" after it was abandoned"), "\(finished)")
+    // Counted from its own abandonment, before "late" ran its 0.2 s, not from "late"'s.
+    #expect(Self.seconds(in: finished).map { $0 >= 0.2 } == true, "\(finished)")
     letThrow.finish()
     let threw = await logged.next() ?? ""
     #expect(threw.hasPrefix("apiary: handler of 'late' for event 'tick' threw "), "\(threw)")
     #expect(threw.hasSuffix(" after it was abandoned: Refused()"), "\(threw)")
+  }
+
+  /// The seconds a late-end line names, as `Profiler.format` wrote them: `finished 2.5 ms after`.
+  static func seconds(in line: String) -> Double? {
+    let words = line.split(separator: " ")
+    guard let at = words.firstIndex(where: { $0 == "finished" || $0 == "threw" }),
+      at + 2 < words.count, let value = Double(words[at + 1])
+    else { return nil }
+    let units: [Substring: Double] = ["µs": 1e-6, "ms": 1e-3, "s": 1]
+    return units[words[at + 2]].map { value * $0 }
   }
 }
