@@ -11,8 +11,8 @@ import Synchronization
 /// synchronous one that blocks its thread keeps running on that thread (Swift cannot stop a
 /// thread) and its result is dropped; when it ends after all, the bus logs how (`log`). The
 /// limit counts from the handler's start, and only time its task could run: while no thread of
-/// Swift's pool is free, it stands still, for every handler (one that holds a thread itself
-/// too), and the post waits, as its poster would. The host's own handlers have no limit.
+/// Swift's pool is free, a handler there is not timed (even one that holds a thread itself),
+/// and the post waits, as its poster would. The host's own handlers have no limit.
 ///
 /// ```swift
 /// // SearchModule.setUp
