@@ -9,7 +9,10 @@ import Synchronization
 /// longer is abandoned, reported as a failure of its module, and the post goes on to the next
 /// handler. Abandoned means the handler is not waited for: an `async` one is cancelled, a
 /// synchronous one that blocks its thread keeps running on that thread (Swift cannot stop a
-/// thread) and its result is dropped. The host's own handlers have no limit.
+/// thread) and its result is dropped; when it ends after all, the bus logs how (`log`). The
+/// limit counts from the handler's start, and only time its task could run: while no thread of
+/// Swift's pool is free, a handler there is not timed (even one that holds a thread itself),
+/// and the post waits, as its poster would. The host's own handlers have no limit.
 ///
 /// ```swift
 /// // SearchModule.setUp
@@ -124,14 +127,19 @@ public final class EventBus: Sendable {
     /// Where a post's handlers after an abandoned one run (the kernel's hook executor, off
     /// Swift's pool); nil: on the pool.
     let executor: (any TaskExecutor)?
+    /// Where the late end of an abandoned handler is told.
+    let log: @Sendable (String) -> Void
 
-    init(profiler: Profiler?, executor: (any TaskExecutor)?) {
+    init(
+      profiler: Profiler?, executor: (any TaskExecutor)?, log: @escaping @Sendable (String) -> Void
+    ) {
       self.profiler = profiler
       self.executor = executor
+      self.log = log
     }
   }
 
-  private let storage: Storage
+  let storage: Storage
   private let owner: String?
   /// The time limit of the handlers subscribed through this view.
   private let seconds: Double
@@ -141,9 +149,14 @@ public final class EventBus: Sendable {
 
   /// Creates a bus; when a profiler is given, every dispatch is timed. After a handler was
   /// abandoned, the post's remaining handlers run on `executor` when one is given, so a handler
-  /// that blocks a thread of Swift's pool does not leave the rest with one thread fewer.
-  package convenience init(profiler: Profiler? = nil, executor: (any TaskExecutor)? = nil) {
-    self.init(storage: Storage(profiler: profiler, executor: executor), owner: nil)
+  /// that blocks a thread of Swift's pool does not leave the rest with one thread fewer. `log`
+  /// is told when an abandoned handler ends after all (its result is dropped).
+  package convenience init(
+    profiler: Profiler? = nil, executor: (any TaskExecutor)? = nil,
+    log: @escaping @Sendable (String) -> Void = StandardError.print
+  ) {
+    self.init(
+      storage: Storage(profiler: profiler, executor: executor, log: log), owner: nil)
   }
 
   private init(
@@ -260,8 +273,7 @@ public final class EventBus: Sendable {
     var report = DispatchReport(event: name)
     if let limited = handlers.first(where: { $0.seconds.isFinite }) {
       report = await EventLane.run(
-        handlers, event, on: self, executor: storage.executor,
-        shortest: min(shortest, limited.seconds))
+        handlers, event, on: self, shortest: min(shortest, limited.seconds))
     } else {
       for subscription in handlers {
         do {

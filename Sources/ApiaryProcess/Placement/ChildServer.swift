@@ -76,7 +76,7 @@ package final class ChildServer: Sendable {
         // The host closing the input is the normal end; anything else broke the connection.
         if reason != RPCConnection.endOfInput {
           session.failed.withLock { $0 = true }
-          ChildProcess.printToStandardError("error: the connection to the host broke: \(reason)")
+          StandardError.print("error: the connection to the host broke: \(reason)")
         }
         ended.pass(1)
         return ConnectionClosed(reason: reason)

@@ -104,7 +104,7 @@ public final class ProcessModule: Module {
           default: String?.none
           }
         guard let closed else {
-          ChildProcess.printToStandardError(
+          StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
           child.terminate(grace: .seconds(1))
           return ProcessModuleError(
@@ -112,7 +112,7 @@ public final class ProcessModule: Module {
         }
         let grace = Duration.seconds(max(1, context.manifest.startTimeout))
         let ended = child.end(after: grace) {
-          ChildProcess.printToStandardError(
+          StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "
               + "within \(grace); ending it")
         }

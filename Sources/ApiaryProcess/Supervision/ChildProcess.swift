@@ -76,7 +76,7 @@ package final class ChildProcess: Sendable {
     name: String? = nil,
     environment: [String: String] = [:],
     lifeline: Int32? = Lifeline.host?.read,
-    standardError: @escaping @Sendable (String) -> Void = ChildProcess.printToStandardError
+    standardError: @escaping @Sendable (String) -> Void = StandardError.print
   ) throws(ChildSpawnError) -> ChildProcess {
     _ = ignoreBrokenPipes
     func failure(_ step: String, _ code: Int32 = errno) -> ChildSpawnError {
@@ -142,12 +142,6 @@ package final class ChildProcess: Sendable {
     }
     DetachedThread.start(name: "apiary-reap-\(pid)") { child.reap() }
     return child
-  }
-
-  /// Writes `line` and a newline to the host's standard error: the default for child output.
-  package static func printToStandardError(_ line: String) {
-    let text = ControlCharacters.escaped(line) + "\n"
-    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
   }
 
   /// The host ignores `SIGPIPE` once it has children: a write to a dead child's input then

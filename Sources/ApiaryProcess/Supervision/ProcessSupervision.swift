@@ -99,6 +99,6 @@ package enum ProcessSupervision {
   }
 
   private static func say(_ line: String) {
-    ChildProcess.printToStandardError("apiary: " + line)
+    StandardError.print("apiary: " + line)
   }
 }

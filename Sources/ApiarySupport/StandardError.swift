@@ -1,0 +1,22 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The runtime's lines on the host's standard error: a child's own lines (`[search] …`) and what
+/// the runtime tells of modules (`apiary: module 'search' crashed: …`). Each is one line, with
+/// control characters escaped, so text from a module cannot start a line of its own.
+///
+/// ```swift
+/// StandardError.print("apiary: module '\(name)' failed: \(reason)")
+/// ```
+package enum StandardError {
+  /// Writes `line` and a newline.
+  package static func print(_ line: String) {
+    let text = ControlCharacters.escaped(line) + "\n"
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+  }
+}
