@@ -92,6 +92,29 @@ import Testing
     #expect(lines.withLock { $0 } == ["[notes] one", "[notes] two", "[notes] three"])
   }
 
+  /// A child that writes without newlines (a progress bar, a binary dump) is shown in tagged
+  /// pieces of at most `LineReader.longestLine` bytes, nothing lost: before, the host kept the
+  /// whole unfinished line and searched all of it for a newline after each read of 4 KiB,
+  /// memory without bound and time growing with the square of the line (seconds of CPU for
+  /// tens of megabytes).
+  @Test func aLineWithoutEndIsShownInBoundedPieces() async throws {
+    let lines = Locked<[String]>([])
+    let child = try Self.shell(
+      "head -c 1000000 /dev/zero | tr '\\0' z >&2; echo end >&2; exec 2>&-; exit 0",
+      name: "dump", lines: lines)
+    #expect(await child.exit() == .exited(0))
+    let text = String(repeating: "z", count: 1_000_000) + "end"
+    for _ in 0..<100_000 where lines.withLock({ $0.last?.hasSuffix("end") }) != true {
+      await Task.yield()
+    }
+    let shown = lines.withLock { $0 }
+    #expect(shown.count == (text.utf8.count + LineReader.longestLine - 1) / LineReader.longestLine)
+    #expect(shown.allSatisfy { $0.hasPrefix("[dump] ") })
+    #expect(shown.allSatisfy { $0.utf8.count <= "[dump] ".utf8.count + LineReader.longestLine })
+    let putTogether = shown.map { $0.dropFirst(7) }.joined() == text  // not printed: 1 MB
+    #expect(putTogether)
+  }
+
   /// SIGTERM first; a child that ignores it gets SIGKILL after the grace period.
   @Test func terminateEscalatesToKill() async throws {
     let child = try Self.shell("trap '' TERM; echo ready; while :; do read x; done")
