@@ -89,6 +89,14 @@ import Testing
       problem(header)
         == "library '\(header)': field 'ELF header': expected 64 bytes, found a file of 40 bytes (truncated?)"
     )
+    // Cut inside the 16 identification bytes, after the magic: truncated too, not "not ELF".
+    for count in [4, 15] {
+      let short = try fixtures.write(Array(bytes.prefix(count)), to: "short\(count).so")
+      #expect(
+        problem(short)
+          == "library '\(short)': field 'ELF header': expected 64 bytes, found a file of \(count) bytes (truncated?)"
+      )
+    }
     let cut = try fixtures.write(Array(bytes.prefix(4000)), to: "cut.so")
     #expect(
       problem(cut)?.hasPrefix(
