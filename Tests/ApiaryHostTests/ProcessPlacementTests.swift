@@ -83,6 +83,25 @@ import Testing
     #expect(!closed.stderr.contains("broke"), "\(closed.stderr)")
   }
 
+  /// A module file the child cannot read gives its problem alone: it also said "plugin
+  /// refused: FILE: no module named 'search'", which sends the reader looking for a typo.
+  @Test func aChildWhoseModuleFileIsBrokenSaysOnlyWhy() throws {
+    let directory = try Self.manifests()
+    let missing = try HostProcess.run(["child", "search", directory + "/gone.json", directory])
+    #expect(missing.status == 1)
+    #expect(
+      missing.stderr
+        == "error: 1 manifest problem:\n  \(directory)/gone.json: cannot read this file: No such "
+        + "file or directory\n")
+    // A readable file without the module still says so.
+    let other = try HostProcess.run(
+      ["child", "search", directory + "/modules/notes.json", directory])
+    #expect(other.status == 1)
+    #expect(
+      other.stderr
+        == "error: plugin refused: \(directory)/modules/notes.json: no module named 'search'\n")
+  }
+
   /// A host with a child ignores `SIGPIPE`, so a result written to a pipe that nobody reads
   /// fails with `EPIPE`: the host drops it and exits as usual. (Foundation's `FileHandle.write`,
   /// which wrote it before, trapped on that error.) The pipe's read end is closed before the
