@@ -250,6 +250,40 @@ import Testing
     #expect(result.stdout.contains("notes        running"))
   }
 
+  /// With standard output and error on one pipe (`2>&1 | tee`), a result is never written into
+  /// the middle of a long line from a child's standard error: a line longer than the pipe
+  /// takes is written in parts, and about one result in fifty landed between two of them.
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func resultsAndAChildsLongLinesShareAPipeWithoutCuttingEachOther() throws {
+    let greeter = Self.fixtures.appendingPathComponent("greeter.py").path
+    let flooding = try Self.greeter.replacingOccurrences(
+      of: #""command": ["python3", "./greeter.py"],"#,
+      with: #""command": ["python3", "-c", "import sys, threading\n"#
+        + #"def flood():\n    while True: sys.stderr.write('y' * 100000 + '\\n')\n"#
+        + #"threading.Thread(target=flood, daemon=True).start()\n"#
+        + #"exec(open('\#(greeter)').read())"],"#)
+    let directory = try Self.manifests(greeter: flooding)
+    let process = Process()
+    process.executableURL = HostProcess.executable
+    process.arguments = ["run", directory, "--quiet"]
+    process.currentDirectoryURL = HostProcess.temporaryDirectory()
+    let input = Pipe()
+    let both = Pipe()
+    process.standardInput = input
+    process.standardOutput = both
+    process.standardError = both
+    try process.run()
+    let calls = (1...1000).map { "notebook://greeter/greet?name=n\($0)\n" }.joined()
+    input.fileHandleForWriting.write(Data(calls.utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: both.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lines = Set(text.split(separator: "\n").filter { !$0.contains("yyy") })
+    let cut = (1...1000).filter { !lines.contains(#""hello, n\#($0)""#) }
+    #expect(cut.isEmpty, "results not on a line of their own: \(cut)")
+  }
+
   /// A call to the target of a module that is not running says why it is not, through `run`
   /// and `call`, not only "is its module loaded?".
   @Test func aCallToAFailedModulesTargetSaysWhyItIsNotRunning() throws {

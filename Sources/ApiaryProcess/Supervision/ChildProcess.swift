@@ -146,8 +146,7 @@ package final class ChildProcess: Sendable {
 
   /// Writes `line` and a newline to the host's standard error: the default for child output.
   package static func printToStandardError(_ line: String) {
-    let text = ControlCharacters.escaped(line) + "\n"
-    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    StandardStreams.send(ControlCharacters.escaped(line) + "\n", to: STDERR_FILENO)
   }
 
   /// The host ignores `SIGPIPE` once it has children: a write to a dead child's input then
