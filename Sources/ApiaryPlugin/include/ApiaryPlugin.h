@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "22caee9e681796e48b7427dccd0dc79c36a5252b3c92e6f2984894749e0de257"
+#define APIARY_ABI_HASH "906bff7522690afe1f4933ec3b52b636b97d97a2791116fc356231c9db63445d"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
