@@ -73,6 +73,15 @@ import Testing
     #expect(
       taken.stderr == "error: plugin name 'ApiaryKernel' makes a target 'ApiaryKernel', which"
         + " the Apiary package already has; choose another name\n")
+    // A module of the toolchain: the package failed to build with "circular dependency
+    // between modules 'Dispatch' and 'ApiarySupport'".
+    for name in ["Dispatch", "Foundation", "Glibc", "Swift", "XCTest"] {
+      let toolchain = try HostProcess.run(["plugin", "new", name], in: directory)
+      #expect(toolchain.status == 1)
+      #expect(
+        toolchain.stderr == "error: plugin name '\(name)' is the name of a module of the Swift"
+          + " toolchain, which the plugin's target would clash with; choose another name\n")
+    }
     let nowhere = try HostProcess.run(
       ["plugin", "new", "Tags", "Tags", "--apiary", "/nonexistent"], in: directory)
     #expect(nowhere.status == 1)

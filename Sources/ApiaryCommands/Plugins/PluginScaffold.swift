@@ -21,6 +21,12 @@ enum PluginScaffold {
         "error: plugin name '\(name)' must be an ASCII letter followed by letters and digits")
       return ExitStatus.failure
     }
+    guard !toolchainModules.contains(name) else {
+      Output.err(
+        "error: plugin name '\(name)' is the name of a module of the Swift toolchain, which the "
+          + "plugin's target would clash with; choose another name")
+      return ExitStatus.failure
+    }
     guard let apiary = apiary.map(absolute) ?? apiaryPackage() else {
       Output.err(
         "error: cannot find the Apiary package this host was built from; pass --apiary PATH")
@@ -85,6 +91,17 @@ enum PluginScaffold {
 
   /// The file that tells the Apiary package's directory.
   private static let header = "Sources/ApiaryPlugin/include/ApiaryPlugin.h"
+
+  /// The Swift toolchain's modules a plugin name could spell (on Linux and Apple platforms): a
+  /// target of that name does not build ("circular dependency between modules 'Dispatch' and
+  /// 'ApiarySupport'"), or shadows the module for whatever imports it.
+  private static let toolchainModules: Set<String> = [
+    "Block", "CoreFoundation", "Cxx", "CxxStdlib", "Darwin", "Dispatch", "Distributed",
+    "Foundation", "FoundationEssentials", "FoundationInternationalization",
+    "FoundationNetworking", "FoundationXML", "Glibc", "Musl", "Observation", "RegexBuilder",
+    "Runtime", "Swift", "SwiftGlibc", "SwiftOnoneSupport", "Synchronization", "Testing", "WinSDK",
+    "XCTest", "os",
+  ]
 
   private static func isApiaryPackage(_ directory: String) -> Bool {
     FileManager.default.fileExists(
