@@ -106,7 +106,7 @@ struct Session {
   /// whose child failed for good is set up, started and readied again like a `:load`ed one.
   private func restart(_ name: String) async -> String {
     if let supervisor = ProcessSupervision.supervisor(of: name) {
-      let grace = Duration.seconds(
+      let grace = Duration.manifestSeconds(
         kernel.plan.modules.first { $0.name == name }?.startTimeout ?? 10)
       do {
         let child = try await supervisor.restart(grace: grace)

@@ -284,6 +284,30 @@ import Testing
     #expect(cut.isEmpty, "results not on a line of their own: \(cut)")
   }
 
+  /// Limits in seconds as large as a manifest accepts (any positive number) are served as
+  /// limits too far to reach: `healthCheck.intervalSeconds: 1e300` crashed the host at boot
+  /// ("Double value cannot be converted to _Int128"), and so did such a `timeout` at the
+  /// child's end and a backoff at a restart.
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func hugeLimitsInSecondsAreServedAsForever() throws {
+    let huge = try Self.greeter.replacingOccurrences(
+      of: #""command": ["python3", "./greeter.py"],"#,
+      with: #""command": ["python3", "./greeter.py"], "timeout": 1e300, "#
+        + #""healthCheck": {"intervalSeconds": 1e300, "timeoutSeconds": 1e300}, "#
+        + #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 1e300, "#
+        + #""maxSeconds": 1e300}},"#)
+    let directory = try Self.manifests(greeter: huge)
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: "notebook://greeter/greet?name=a\n:restart greeter\nnotebook://greeter/greet?name=b\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    #expect(lines.first == #""hello, a""#)
+    #expect(lines.dropFirst().first?.hasPrefix("restarted 'greeter': pid ") == true)
+    #expect(lines.last == #""hello, b""#)
+  }
+
   /// A call to the target of a module that is not running says why it is not, through `run`
   /// and `call`, not only "is its module loaded?".
   @Test func aCallToAFailedModulesTargetSaysWhyItIsNotRunning() throws {
