@@ -263,16 +263,8 @@ import Testing
         + #"threading.Thread(target=flood, daemon=True).start()\n"#
         + #"exec(open('\#(greeter)').read())"],"#)
     let directory = try Self.manifests(greeter: flooding)
-    let process = Process()
-    process.executableURL = HostProcess.executable
-    process.arguments = ["run", directory, "--quiet"]
-    process.currentDirectoryURL = HostProcess.temporaryDirectory()
-    let input = Pipe()
-    let both = Pipe()
-    process.standardInput = input
-    process.standardOutput = both
-    process.standardError = both
-    try process.run()
+    let (process, input, both, _) = try HostProcess.start(
+      ["run", directory, "--quiet"], mergingError: true)
     let calls = (1...1000).map { "notebook://greeter/greet?name=n\($0)\n" }.joined()
     input.fileHandleForWriting.write(Data(calls.utf8))
     try input.fileHandleForWriting.close()
