@@ -70,6 +70,13 @@ import Testing
     #expect(
       problem(fixtures.directory)
         == "library '\(fixtures.directory)': expected a shared library file, found a directory")
+    // Other kinds of files are named: it said "found not a regular file".
+    #expect(
+      problem("/dev/zero")
+        == "library '/dev/zero': expected a shared library file, found a character device")
+    let fifo = fixtures.directory + "/fifo.so"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(problem(fifo) == "library '\(fifo)': expected a shared library file, found a FIFO")
     let text = try fixtures.write(Array("hello, world\nthis is text".utf8), to: "text.so")
     #expect(
       problem(text)
