@@ -115,6 +115,27 @@ import Testing
     #expect(putTogether)
   }
 
+  /// What a child started in its process group (`sleep 300 &` in a shell, a worker a Python
+  /// module spawned) ends with it: it outlived the child, and the host, when the child ended on
+  /// its own (the host signals the group only when it ends the child).
+  @Test func whatAChildStartedEndsWithIt() async throws {
+    let lines = Locked<[String]>([])
+    let child = try Self.shell("sleep 300 & echo $! >&2; exit 0", name: "leaver", lines: lines)
+    #expect(await child.exit() == .exited(0))
+    for _ in 0..<10_000 where lines.withLock({ $0.isEmpty }) { await Task.yield() }
+    let pid = try #require(lines.withLock { $0.first }.flatMap { Int32($0.dropFirst(9)) })
+    // Gone, or a zombie waiting for whoever reaps orphans here.
+    func running() -> Bool {
+      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+        return false
+      }
+      return !stat.contains(") Z ")
+    }
+    for _ in 0..<500 where running() { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(!running(), "sleep \(pid) outlived the child that started it")
+    if running() { kill(pid, SIGKILL) }
+  }
+
   /// SIGTERM first; a child that ignores it gets SIGKILL after the grace period.
   @Test func terminateEscalatesToKill() async throws {
     let child = try Self.shell("trap '' TERM; echo ready; while :; do read x; done")
