@@ -66,6 +66,27 @@ import Testing
       "\(generate.stderr)")
   }
 
+  /// `generate --output` writes through what FILE is, as `>` would: it wrote a new file and
+  /// renamed it over FILE, which replaced a symbolic link with a regular file (the file it
+  /// pointed to unchanged) and, as root, a device: `--output /dev/null` left a regular file at
+  /// /dev/null.
+  @Test func generateWritesThroughALinkOrADevice() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let target = directory.appendingPathComponent("Clients.swift")
+    try Data().write(to: target)
+    let link = directory.appendingPathComponent("link.swift")
+    let null = directory.appendingPathComponent("null")
+    let files = FileManager.default
+    try files.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+    try files.createSymbolicLink(atPath: null.path, withDestinationPath: "/dev/null")
+    for output in [link, null] {
+      let result = try HostProcess.run(["generate", HostProcess.manifests, "--output", output.path])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try files.destinationOfSymbolicLink(atPath: output.path).hasPrefix("/"))
+    }
+    #expect(try String(contentsOf: target, encoding: .utf8).contains("extension"))
+  }
+
   @Test func pluginNewRefusesWhatWouldNotBuild() throws {
     let directory = HostProcess.temporaryDirectory()
     let taken = try HostProcess.run(["plugin", "new", "ApiaryKernel", "Kernel"], in: directory)
