@@ -119,6 +119,17 @@ import Testing
     let manifest = try String(
       contentsOf: directory.appendingPathComponent("Tags/Package.swift"), encoding: .utf8)
     #expect(manifest.contains(#"path: "\#(HostProcess.root.standardizedFileURL.path)")"#))
+    // A PATH with a quote or a backslash is escaped in Package.swift's string literal: it was
+    // written as it is, and the package did not parse.
+    let odd = directory.appendingPathComponent(#"ap"i\ary"#)
+    try FileManager.default.createSymbolicLink(
+      atPath: odd.path, withDestinationPath: HostProcess.root.path)
+    let quoted = try HostProcess.run(
+      ["plugin", "new", "Quoted", "Quoted", "--apiary", odd.path], in: directory)
+    #expect(quoted.status == 0, "\(quoted.stderr)")
+    let escaped = try String(
+      contentsOf: directory.appendingPathComponent("Quoted/Package.swift"), encoding: .utf8)
+    #expect(escaped.contains(#"path: "\#(directory.path)/ap\"i\\ary")"#), "\(escaped)")
   }
 
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {

@@ -1,3 +1,5 @@
+import ApiaryTooling
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -129,7 +131,7 @@ enum PluginScaffold {
           products: [
             .library(name: "\(name)", type: .dynamic, targets: ["\(name)", "\(name)Descriptor"])
           ],
-          dependencies: [.package(name: "Apiary", path: "\(apiary)")],
+          dependencies: [.package(name: "Apiary", path: \(WrapperGenerator.literal(apiary)))],
           targets: [
             .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")]),
             .target(
