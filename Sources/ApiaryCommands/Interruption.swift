@@ -47,7 +47,7 @@ final class Interruption: Sendable {
 
   private init(deadline: Double) { self.deadline = deadline }
 
-  /// Installs the handlers for SIGINT and SIGTERM; call once per process.
+  /// Installs the handlers for SIGINT and SIGTERM, and ignores SIGPIPE; call once per process.
   static func install(deadline: Double) -> Interruption {
     let interruption = Interruption(deadline: deadline)
     var ends: [Int32] = [0, 0]
@@ -74,6 +74,9 @@ final class Interruption: Sendable {
     // read of standard input on another thread is resumed, not ended, by a signal.
     _ = signal(SIGINT, handleTerminationSignal)
     _ = signal(SIGTERM, handleTerminationSignal)
+    // A reader that closed standard output (`apiary run | head -1`) does not end the host
+    // before its modules are torn down: what cannot be written is dropped (`StandardStreams`).
+    _ = signal(SIGPIPE, SIG_IGN)
     return interruption
   }
 

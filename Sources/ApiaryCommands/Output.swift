@@ -27,7 +27,7 @@ enum Output {
 
   /// Writes `text` to standard output as it is, not escaped: generated source code, which is
   /// not host text but the result itself.
-  static func raw(_ text: String) { send(text, to: STDOUT_FILENO) }
+  static func raw(_ text: String) { StandardStreams.send(text, to: STDOUT_FILENO) }
 
   private static func send(_ lines: some Sequence<String>, to descriptor: Int32) {
     var text = ""
@@ -35,28 +35,7 @@ enum Output {
       text += ControlCharacters.escaped(line)
       text += "\n"
     }
-    send(text, to: descriptor)
-  }
-
-  /// Writes all of `text`, waiting while a non-blocking descriptor (one another process set so)
-  /// is full. When the other end is gone (a closed pipe, once the host ignores `SIGPIPE`) or the
-  /// device is full, the rest is dropped and the host goes on.
-  private static func send(_ text: String, to descriptor: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
-      var rest = UnsafeRawBufferPointer(bytes)
-      while !rest.isEmpty {
-        let written = write(descriptor, rest.baseAddress, rest.count)
-        if written < 0, errno == EINTR { continue }
-        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&ready, 1, -1)
-          continue
-        }
-        guard written > 0 else { return }
-        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-      }
-    }
+    StandardStreams.send(text, to: descriptor)  // whole: no other thread's output lands inside
   }
 }
 

@@ -74,11 +74,25 @@ struct Session {
       return "error: \(error)".lines  // the loader's own lines, input in them escaped
     }
     do {
-      for module in modules { try await kernel.add(module) }
+      for module in Self.dependenciesFirst(modules) { try await kernel.add(module) }
       return ["loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"]
     } catch {
       return ["error: \(error)"]  // may quote a module's own error: one line
     }
+  }
+
+  /// `modules` with each after those of them it depends on, in file order otherwise; modules
+  /// in a cycle stay in file order, and adding them fails naming the missing dependency.
+  static func dependenciesFirst(_ modules: [ModuleManifest]) -> [ModuleManifest] {
+    var ordered: [ModuleManifest] = []
+    var rest = modules
+    while !rest.isEmpty {
+      let waiting = Set(rest.map(\.name))
+      let ready = rest.firstIndex { !$0.dependencies.contains(where: waiting.contains) }
+      guard let ready else { return ordered + rest }
+      ordered.append(rest.remove(at: ready))
+    }
+    return ordered
   }
 
   /// A module, its state and, for one placed in a child process, the child's:
@@ -92,7 +106,7 @@ struct Session {
   /// whose child failed for good is set up, started and readied again like a `:load`ed one.
   private func restart(_ name: String) async -> String {
     if let supervisor = ProcessSupervision.supervisor(of: name) {
-      let grace = Duration.seconds(
+      let grace = Duration.manifestSeconds(
         kernel.plan.modules.first { $0.name == name }?.startTimeout ?? 10)
       do {
         let child = try await supervisor.restart(grace: grace)

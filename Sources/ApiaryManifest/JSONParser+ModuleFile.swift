@@ -175,7 +175,7 @@ extension JSONParser {
         }
       case .command:
         command = try parser.strings(depth: 3)
-        guard command?.isEmpty == false else { throw parser.declined }
+        guard command?.first?.isEmpty == false else { throw parser.declined }
       case .restart: restart = try parser.restart()
       case .healthCheck: healthCheck = try parser.healthCheck()
       }

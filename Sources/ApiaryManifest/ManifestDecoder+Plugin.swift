@@ -44,8 +44,8 @@ extension ManifestDecoder {
 }
 
 extension ManifestDecoder {
-  /// A module's `placement` and `command`: `command` is a non-empty array of strings and
-  /// belongs to a process-placed module.
+  /// A module's `placement` and `command`: `command` is a non-empty array of strings, the
+  /// first of them not empty, and belongs to a process-placed module.
   mutating func placement(_ fields: Fields) -> (ModuleManifest.Placement, [String]?) {
     let placement = enumValue(fields, "placement", ModuleManifest.Placement.self) ?? .host
     guard let command = strings(fields, "command"), let node = fields["command"] else {
@@ -55,6 +55,12 @@ extension ManifestDecoder {
       report(
         .invalidValue, fields.child("command"), node,
         "expected the program and its arguments, found an empty array")
+      return (placement, nil)
+    }
+    if command[0].isEmpty, case .array(let items) = node.value, let program = items.first {
+      report(
+        .invalidValue, Self.indexed(fields.child("command"), 0), program,
+        "expected the program to start (its name or path), found an empty string")
       return (placement, nil)
     }
     if placement != .process {

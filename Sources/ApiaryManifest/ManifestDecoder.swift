@@ -164,7 +164,7 @@ struct ManifestDecoder {
   mutating func module(_ node: ManifestNode, _ path: String) -> ModuleManifest? {
     guard let fields = object(node, path, keys: Self.moduleKeys) else { return nil }
     let name = string(fields, "name", required: true)
-    if let name { checkIdentifier(name, fields, "name", what: "module name") }
+    if let name { checkIdentifier(name, fields, "name", what: "a module name") }
     let type = string(fields, "type", required: true)
     let level = enumValue(fields, "level", ModuleManifest.Level.self) ?? .normal
     let priority = int(fields, "priority") ?? 0
@@ -216,7 +216,7 @@ struct ManifestDecoder {
   mutating func target(_ node: ManifestNode, _ path: String) -> TargetManifest? {
     guard let fields = object(node, path, keys: Self.targetKeys) else { return nil }
     let name = string(fields, "name", required: true)
-    if let name { checkIdentifier(name, fields, "name", what: "target name") }
+    if let name { checkIdentifier(name, fields, "name", what: "a target name") }
     let type = string(fields, "type", required: true)
     let actions = (array(fields, "actions") ?? []).compactMap { action($0.node, $0.path) }
     guard let name, let type else { return nil }
@@ -226,7 +226,7 @@ struct ManifestDecoder {
   mutating func action(_ node: ManifestNode, _ path: String) -> ActionManifest? {
     guard let fields = object(node, path, keys: Self.actionKeys) else { return nil }
     let name = string(fields, "name", required: true)
-    if let name { checkIdentifier(name, fields, "name", what: "action name") }
+    if let name { checkIdentifier(name, fields, "name", what: "an action name") }
     let isRemote = bool(fields, "remote") ?? false
     let summary = string(fields, "summary")
     let returns = enumValue(fields, "returns", ParameterManifest.Kind.self) ?? .any
@@ -469,12 +469,13 @@ struct ManifestDecoder {
 
   // MARK: Names
 
-  /// Reports `name` unless it is a letter followed by letters, digits, `_` or `-`.
+  /// Reports `name` unless it is a letter followed by letters, digits, `_` or `-`; `what` is
+  /// the kind of name with its article (`an action name`).
   mutating func checkIdentifier(_ name: String, _ fields: Fields, _ key: String, what: String) {
     guard !Self.isIdentifier(name), let node = fields[key] else { return }
     report(
       .invalidValue, fields.child(key), node,
-      "expected a \(what) of a letter followed by letters, digits, '_' or '-', found "
+      "expected \(what) of a letter followed by letters, digits, '_' or '-', found "
         + node.foundDescription)
   }
 

@@ -324,11 +324,12 @@ package struct ManifestLoader: Sendable {
     func openFile(_ flags: Int32) -> Int32 {
       directory.map { openat($0.descriptor, $0.name, flags) } ?? open(file, flags)
     }
-    // O_NOFOLLOW fails on a symbolic link, which is then resolved and checked once.
+    // O_NOFOLLOW fails on a symbolic link, which is then resolved and checked once; one that
+    // resolves to nothing (missing, or a loop) fails to open below, saying why.
     var descriptor = openFile(flags | (root == nil ? 0 : O_NOFOLLOW))
     var isRegular = isRegular
     if descriptor < 0, errno == ELOOP, let root {
-      guard let real = realPath(file), isInside(real, root) else {
+      if let real = realPath(file), !isInside(real, root) {
         throw problem(.outsideDirectory, outsideMessage("is a symbolic link to a file"))
       }
       descriptor = openFile(flags)
@@ -424,9 +425,9 @@ package struct ManifestLoader: Sendable {
     at path: String, _ location: SourceLocation, _ problems: inout [ManifestProblem]
   ) -> [ModuleFiles.File] {
     guard let kind = FileKind(path: path) else {
-      problems.append(
-        ManifestProblem(
-          .unreadable, at: location, "no such file or directory: \(path)"))
+      // `stat`'s reason, as "no such file or directory" or "too many levels of symbolic links".
+      let reason = String(cString: strerror(errno)).lowercased()
+      problems.append(ManifestProblem(.unreadable, at: location, "\(reason): \(path)"))
       return []
     }
     guard kind == .directory else { return [ModuleFiles.File(path: path)] }

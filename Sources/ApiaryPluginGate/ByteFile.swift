@@ -78,9 +78,9 @@ final class ByteFile {
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
       close(descriptor)
-      let kind = status.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
       throw PluginProblem(
-        .unreadable, file: path, expected: "a shared library file", found: kind)
+        .unreadable, file: path, expected: "a shared library file",
+        found: Self.describe(kind: status.st_mode & S_IFMT))
     }
     size = Int(status.st_size)
     identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
@@ -211,6 +211,18 @@ final class ByteFile {
 
   private static func describe(_ code: Int32) -> String {
     strerror(code).map { String(cString: $0) } ?? "error \(code)"
+  }
+
+  /// What a file that is not regular is, from its `st_mode & S_IFMT`: `a directory`, …
+  private static func describe(kind: mode_t) -> String {
+    switch kind {
+    case S_IFDIR: "a directory"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    default: "not a regular file"
+    }
   }
 }
 

@@ -44,13 +44,14 @@ struct ELFLayout {
   init(_ file: ByteFile) throws(PluginProblem) {
     self.file = file
     let ident = try file.read(offset: 0, count: min(file.size, 16))
-    guard ident.count == 16, ident.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else {
+    guard ident.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else {
       throw PluginProblem(
         .notELF, file: file.path, expected: "an ELF shared library (starting with \\x7fELF)",
         found: Self.describeStart(ident),
         hint:
           "a plugin library is the .so file that 'swift build' writes to .build/<configuration>/")
     }
+    guard ident.count == 16 else { throw Self.truncated(file) }
     guard ident.u8(4) == 2 else {
       throw PluginProblem(
         .notELF, file: file.path, field: "EI_CLASS", expected: "ELFCLASS64 (2)",
@@ -63,11 +64,7 @@ struct ELFLayout {
         found: ident.u8(5) == 2 ? "ELFDATA2MSB (2, big-endian)" : "\(ident.u8(5))",
         hint: "rebuild the plugin for this host's processor")
     }
-    guard file.size >= 64 else {
-      throw PluginProblem(
-        .malformedELF, file: file.path, field: "ELF header", expected: "64 bytes",
-        found: "a file of \(file.size) bytes (truncated?)")
-    }
+    guard file.size >= 64 else { throw Self.truncated(file) }
     let header = try file.read(offset: 0, count: 64, what: "ELF header")
     type = header.u16(16)
     machine = ELFMachine(rawValue: header.u16(18))
@@ -169,6 +166,13 @@ struct ELFLayout {
       table, count,
       try file.read(offset: names.offset, count: names.size, what: "section name table")
     )
+  }
+
+  /// The problem of a file that starts like ELF but ends inside the 64-byte header.
+  private static func truncated(_ file: ByteFile) -> PluginProblem {
+    PluginProblem(
+      .malformedELF, file: file.path, field: "ELF header", expected: "64 bytes",
+      found: "a file of \(file.size) bytes (truncated?)")
   }
 
   /// `an empty file`, `text starting with "hello"`, or `bytes 00 01 02 03`.

@@ -16,7 +16,6 @@
 package enum StandardError {
   /// Writes `line` and a newline.
   package static func print(_ line: String) {
-    let text = ControlCharacters.escaped(line) + "\n"
-    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    StandardStreams.send(ControlCharacters.escaped(line) + "\n", to: STDERR_FILENO)
   }
 }

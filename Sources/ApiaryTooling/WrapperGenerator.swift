@@ -251,8 +251,8 @@ package enum WrapperGenerator {
     }
   }
 
-  /// A Swift string literal for `text`.
-  private static func literal(_ text: String) -> String {
+  /// A Swift string literal for `text` (also for `apiary plugin new`'s Package.swift).
+  package static func literal(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -66,6 +66,27 @@ import Testing
       "\(generate.stderr)")
   }
 
+  /// `generate --output` writes through what FILE is, as `>` would: it wrote a new file and
+  /// renamed it over FILE, which replaced a symbolic link with a regular file (the file it
+  /// pointed to unchanged) and, as root, a device: `--output /dev/null` left a regular file at
+  /// /dev/null.
+  @Test func generateWritesThroughALinkOrADevice() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let target = directory.appendingPathComponent("Clients.swift")
+    try Data().write(to: target)
+    let link = directory.appendingPathComponent("link.swift")
+    let null = directory.appendingPathComponent("null")
+    let files = FileManager.default
+    try files.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+    try files.createSymbolicLink(atPath: null.path, withDestinationPath: "/dev/null")
+    for output in [link, null] {
+      let result = try HostProcess.run(["generate", HostProcess.manifests, "--output", output.path])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try files.destinationOfSymbolicLink(atPath: output.path).hasPrefix("/"))
+    }
+    #expect(try String(contentsOf: target, encoding: .utf8).contains("extension"))
+  }
+
   @Test func pluginNewRefusesWhatWouldNotBuild() throws {
     let directory = HostProcess.temporaryDirectory()
     let taken = try HostProcess.run(["plugin", "new", "ApiaryKernel", "Kernel"], in: directory)
@@ -73,6 +94,15 @@ import Testing
     #expect(
       taken.stderr == "error: plugin name 'ApiaryKernel' makes a target 'ApiaryKernel', which"
         + " the Apiary package already has; choose another name\n")
+    // A module of the toolchain: the package failed to build with "circular dependency
+    // between modules 'Dispatch' and 'ApiarySupport'".
+    for name in ["Dispatch", "Foundation", "Glibc", "Swift", "XCTest"] {
+      let toolchain = try HostProcess.run(["plugin", "new", name], in: directory)
+      #expect(toolchain.status == 1)
+      #expect(
+        toolchain.stderr == "error: plugin name '\(name)' is the name of a module of the Swift"
+          + " toolchain, which the plugin's target would clash with; choose another name\n")
+    }
     let nowhere = try HostProcess.run(
       ["plugin", "new", "Tags", "Tags", "--apiary", "/nonexistent"], in: directory)
     #expect(nowhere.status == 1)
@@ -89,6 +119,17 @@ import Testing
     let manifest = try String(
       contentsOf: directory.appendingPathComponent("Tags/Package.swift"), encoding: .utf8)
     #expect(manifest.contains(#"path: "\#(HostProcess.root.standardizedFileURL.path)")"#))
+    // A PATH with a quote or a backslash is escaped in Package.swift's string literal: it was
+    // written as it is, and the package did not parse.
+    let odd = directory.appendingPathComponent(#"ap"i\ary"#)
+    try FileManager.default.createSymbolicLink(
+      atPath: odd.path, withDestinationPath: HostProcess.root.path)
+    let quoted = try HostProcess.run(
+      ["plugin", "new", "Quoted", "Quoted", "--apiary", odd.path], in: directory)
+    #expect(quoted.status == 0, "\(quoted.stderr)")
+    let escaped = try String(
+      contentsOf: directory.appendingPathComponent("Quoted/Package.swift"), encoding: .utf8)
+    #expect(escaped.contains(#"path: "\#(directory.path)/ap\"i\\ary")"#), "\(escaped)")
   }
 
   @Test func everyCommandTakesTheManifestsDirectoryBothWays() throws {

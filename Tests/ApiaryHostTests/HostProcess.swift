@@ -34,9 +34,10 @@ struct HostProcess {
     return root.appendingPathComponent(".build/debug/apiary")
   }()
 
-  /// Starts `apiary arguments…` in `directory` (a fresh temporary one by default).
+  /// Starts `apiary arguments…` in `directory` (a fresh temporary one by default); with
+  /// `mergingError`, standard error goes to the output pipe too (as `2>&1`).
   static func start(
-    _ arguments: [String], in directory: URL? = nil
+    _ arguments: [String], in directory: URL? = nil, mergingError: Bool = false
   ) throws -> (process: Process, input: Pipe, output: Pipe, error: Pipe) {
     let process = Process()
     process.executableURL = executable
@@ -47,7 +48,7 @@ struct HostProcess {
     let error = Pipe()
     process.standardInput = input
     process.standardOutput = output
-    process.standardError = error
+    process.standardError = mergingError ? output : error
     try process.run()
     return (process, input, output, error)
   }

@@ -105,6 +105,34 @@ import Testing
     #expect(!allowed.stdout.contains("secret") && !allowed.stdout.contains("root"))
   }
 
+  /// A symbolic link that leads nowhere (to a missing file, or round in a loop) says so, also
+  /// inside the manifests directory; it was reported as a link to a file outside it.
+  @Test func brokenSymbolicLinksSayWhyTheyCannotBeRead() throws {
+    let directory = try HostProcess.manifests([
+      "app.json":
+        #"{"schemaVersion": 1, "name": "L", "scheme": "l", "modules": ["modules", "loop"]}"#,
+      "modules/ok.json": #"{"schemaVersion": 1, "modules": []}"#,
+    ])
+    let links = [
+      ("modules/dangling.json", "missing.json"), ("modules/self.json", "self.json"),
+      ("loop", "loop"),
+    ]
+    for (link, target) in links {
+      try FileManager.default.createSymbolicLink(
+        atPath: directory.appendingPathComponent(link).path, withDestinationPath: target)
+    }
+    let result = try HostProcess.run(["validate", directory.path])
+    #expect(result.status == 1)
+    #expect(!result.stdout.contains("outside"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("dangling.json: cannot read this file: No such file or directory"))
+    #expect(
+      result.stdout.contains("self.json: cannot read this file: Too many levels of symbolic links"))
+    #expect(
+      result.stdout.contains(
+        "modules[1]: too many levels of symbolic links: \(directory.path)/loop"))
+  }
+
   @Test func devicesAndPipesAreNotRead() throws {
     let directory = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "D", "scheme": "d", "modules": ["zero.json"]}"#

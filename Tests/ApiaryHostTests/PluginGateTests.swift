@@ -76,6 +76,24 @@ import Testing
     #expect(inspect.stdout.contains("entry apiary_plugin_entry defined"))
   }
 
+  /// `plugin inspect` shows the processor a library was built for: a copy marked for AArch64
+  /// showed facts that all looked right (and exit 0), while the gate refuses it for its
+  /// `e_machine`.
+  @Test func inspectShowsTheMachine() throws {
+    let library = Self.library("SearchPlugin")
+    let host = try HostProcess.run(["plugin", "inspect", library.path])
+    #expect(
+      host.stdout.contains("\n# machine x86-64 (EM_X86_64 = 62)\n")
+        || host.stdout.contains("\n# machine AArch64 (EM_AARCH64 = 183)\n"), "\(host.stdout)")
+    var bytes = [UInt8](try Data(contentsOf: library))
+    bytes[18] = 40  // EM_ARM, little-endian e_machine at offset 18
+    bytes[19] = 0
+    let arm = HostProcess.temporaryDirectory().appendingPathComponent("libSearchPlugin.so")
+    try Data(bytes).write(to: arm)
+    let inspect = try HostProcess.run(["plugin", "inspect", arm.path])
+    #expect(inspect.stdout.contains("\n# machine ARM (EM_ARM = 40)\n"), "\(inspect.stdout)")
+  }
+
   @Test func mismatchedABIIsRefusedWithFileFieldExpectedAndFound() throws {
     let abi = try Self.hostABI
     let other = String(repeating: "0", count: abi.count)

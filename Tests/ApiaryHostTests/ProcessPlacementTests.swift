@@ -83,6 +83,25 @@ import Testing
     #expect(!closed.stderr.contains("broke"), "\(closed.stderr)")
   }
 
+  /// A module file the child cannot read gives its problem alone: it also said "plugin
+  /// refused: FILE: no module named 'search'", which sends the reader looking for a typo.
+  @Test func aChildWhoseModuleFileIsBrokenSaysOnlyWhy() throws {
+    let directory = try Self.manifests()
+    let missing = try HostProcess.run(["child", "search", directory + "/gone.json", directory])
+    #expect(missing.status == 1)
+    #expect(
+      missing.stderr
+        == "error: 1 manifest problem:\n  \(directory)/gone.json: cannot read this file: No such "
+        + "file or directory\n")
+    // A readable file without the module still says so.
+    let other = try HostProcess.run(
+      ["child", "search", directory + "/modules/notes.json", directory])
+    #expect(other.status == 1)
+    #expect(
+      other.stderr
+        == "error: plugin refused: \(directory)/modules/notes.json: no module named 'search'\n")
+  }
+
   /// A host with a child ignores `SIGPIPE`, so a result written to a pipe that nobody reads
   /// fails with `EPIPE`: the host drops it and exits as usual. (Foundation's `FileHandle.write`,
   /// which wrote it before, trapped on that error.) The pipe's read end is closed before the
@@ -229,6 +248,56 @@ import Testing
     #expect(result.stdout.contains("greeter      failed in setUp: module 'greeter' (pid "))
     #expect(result.stdout.contains("): exited with status 3"))
     #expect(result.stdout.contains("notes        running"))
+  }
+
+  /// With standard output and error on one pipe (`2>&1 | tee`), a result is never written into
+  /// the middle of a long line from a child's standard error: a line longer than the pipe
+  /// takes is written in parts, and about one result in fifty landed between two of them.
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func resultsAndAChildsLongLinesShareAPipeWithoutCuttingEachOther() throws {
+    let greeter = Self.fixtures.appendingPathComponent("greeter.py").path
+    let flooding = try Self.greeter.replacingOccurrences(
+      of: #""command": ["python3", "./greeter.py"],"#,
+      with: #""command": ["python3", "-c", "import sys, threading\n"#
+        + #"def flood():\n    while True: sys.stderr.write('y' * 100000 + '\\n')\n"#
+        + #"threading.Thread(target=flood, daemon=True).start()\n"#
+        + #"exec(open('\#(greeter)').read())"],"#)
+    let directory = try Self.manifests(greeter: flooding)
+    let (process, input, both, _) = try HostProcess.start(
+      ["run", directory, "--quiet"], mergingError: true)
+    let calls = (1...1000).map { "notebook://greeter/greet?name=n\($0)\n" }.joined()
+    input.fileHandleForWriting.write(Data(calls.utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: both.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lines = Set(text.split(separator: "\n").filter { !$0.contains("yyy") })
+    let cut = (1...1000).filter { !lines.contains(#""hello, n\#($0)""#) }
+    #expect(cut.isEmpty, "results not on a line of their own: \(cut)")
+  }
+
+  /// Limits in seconds as large as a manifest accepts (any positive number) are served as
+  /// limits too far to reach: `healthCheck.intervalSeconds: 1e300` crashed the host at boot
+  /// ("Double value cannot be converted to _Int128"), and so did such a `timeout` at the
+  /// child's end and a backoff at a restart.
+  @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
+  func hugeLimitsInSecondsAreServedAsForever() throws {
+    let huge = try Self.greeter.replacingOccurrences(
+      of: #""command": ["python3", "./greeter.py"],"#,
+      with: #""command": ["python3", "./greeter.py"], "timeout": 1e300, "#
+        + #""healthCheck": {"intervalSeconds": 1e300, "timeoutSeconds": 1e300}, "#
+        + #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 1e300, "#
+        + #""maxSeconds": 1e300}},"#)
+    let directory = try Self.manifests(greeter: huge)
+    let result = try HostProcess.run(
+      ["run", directory, "--quiet"],
+      input: "notebook://greeter/greet?name=a\n:restart greeter\nnotebook://greeter/greet?name=b\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    #expect(lines.first == #""hello, a""#)
+    #expect(lines.dropFirst().first?.hasPrefix("restarted 'greeter': pid ") == true)
+    #expect(lines.last == #""hello, b""#)
   }
 
   /// A call to the target of a module that is not running says why it is not, through `run`

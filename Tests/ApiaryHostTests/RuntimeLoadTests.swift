@@ -33,6 +33,29 @@ import Testing
     #expect(!lines[6].contains("search"), "its event handlers are withdrawn: \(lines)")
   }
 
+  /// The modules of one file are added dependencies first, whatever their order in it: `x`,
+  /// written before the `y` it depends on, was refused ("module 'x' depends on 'y', which is
+  /// not running") and `y` was never added.
+  @Test func loadAddsAFilesModulesDependenciesFirst() throws {
+    let library = PluginPackage.faults.library("FaultPlugin").path
+    func module(_ name: String, _ extra: String = "") -> String {
+      #"{"name": "\#(name)", "type": "FaultPlugin.FaultModule", "library": "\#(library)", "#
+        + #""version": "1.0.0"\#(extra)}"#
+    }
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
+      "extra.json": """
+      {"schemaVersion": 1, "modules": [\(module("x", #", "dependencies": ["y"]"#)), \(module("y"))]}
+      """,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load \(app.path)/extra.json\n:modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "loaded 'x', 'y'", "\(lines)")
+    #expect(lines.contains("x            running") && lines.contains("y            running"))
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {

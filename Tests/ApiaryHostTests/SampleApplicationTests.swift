@@ -77,6 +77,32 @@ import Testing
     #expect(malformed.stderr.contains("error:"))
   }
 
+  /// Standard output closed by its reader (`apiary run | head -1`): results are dropped, and
+  /// at the end of input every module is still torn down. The first result killed the host
+  /// (SIGPIPE, status 141), without shutting anything down, unless it had a child process.
+  @Test func aClosedStandardOutputStillShutsDown() throws {
+    let process = Process()
+    process.executableURL = HostProcess.executable
+    process.arguments = ["run", "--manifests", HostProcess.manifests]
+    process.currentDirectoryURL = HostProcess.temporaryDirectory()
+    let input = Pipe()
+    let output = Pipe()
+    let error = Pipe()
+    try output.fileHandleForReading.close()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    input.fileHandleForWriting.write(Data("notebook://notes/list\n:modules\n".utf8))
+    try input.fileHandleForWriting.close()
+    let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit, "\(stderr)")
+    #expect(process.terminationStatus == 0, "\(stderr)")
+    #expect(stderr.contains("end of input: shutting down"), "\(stderr)")
+    #expect(stderr.split(separator: "\n").filter { $0.contains(" tearDown ok") }.count == 3)
+  }
+
   @Test func interruptTearsDownInReverseAndExitsZero() throws {
     let running = try HostProcess.start(["run", "--manifests", HostProcess.manifests])
     // Wait for the ready line, then interrupt as Ctrl-C would.

@@ -27,6 +27,24 @@ import Testing
   /// exactly by `profileCountsEachEventAndHookOnce` and `ProfilerTests`.
   static let allowedGrowthKB = 1_536
 
+  /// A line longer than `InputLines.longestLine` (1 MiB) is dropped as it is read and reported
+  /// in its place; the lines around it are served. Before, the host kept all of it: `apiary
+  /// run < /dev/zero` (no newline, ever) grew to 2.8 GB in 8 seconds.
+  @Test func aLineTooLongToKeepIsReportedAndTheNextOneServed() throws {
+    let long = String(repeating: "x", count: 3 << 20)
+    let result = try HostProcess.run(
+      ["run", "--manifests", HostProcess.manifests, "--quiet"],
+      input: ":modules extra\n\(long)\r\n:help x\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.filter { $0.hasPrefix("error: ") } == [
+        "error: usage: :modules",
+        "error: line 2 is longer than 1048576 bytes; ignored",
+      ], "\(result.stdout.prefix(300))")
+    #expect(lines.contains("  :help                              this list"))
+  }
+
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
   func hundredThousandMixedLinesKeepMemoryFlat() throws {
     let directory = HostProcess.temporaryDirectory()

@@ -70,6 +70,13 @@ import Testing
     #expect(
       problem(fixtures.directory)
         == "library '\(fixtures.directory)': expected a shared library file, found a directory")
+    // Other kinds of files are named: it said "found not a regular file".
+    #expect(
+      problem("/dev/zero")
+        == "library '/dev/zero': expected a shared library file, found a character device")
+    let fifo = fixtures.directory + "/fifo.so"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(problem(fifo) == "library '\(fifo)': expected a shared library file, found a FIFO")
     let text = try fixtures.write(Array("hello, world\nthis is text".utf8), to: "text.so")
     #expect(
       problem(text)
@@ -89,6 +96,14 @@ import Testing
       problem(header)
         == "library '\(header)': field 'ELF header': expected 64 bytes, found a file of 40 bytes (truncated?)"
     )
+    // Cut inside the 16 identification bytes, after the magic: truncated too, not "not ELF".
+    for count in [4, 15] {
+      let short = try fixtures.write(Array(bytes.prefix(count)), to: "short\(count).so")
+      #expect(
+        problem(short)
+          == "library '\(short)': field 'ELF header': expected 64 bytes, found a file of \(count) bytes (truncated?)"
+      )
+    }
     let cut = try fixtures.write(Array(bytes.prefix(4000)), to: "cut.so")
     #expect(
       problem(cut)?.hasPrefix(

@@ -92,6 +92,50 @@ import Testing
     #expect(lines.withLock { $0 } == ["[notes] one", "[notes] two", "[notes] three"])
   }
 
+  /// A child that writes without newlines (a progress bar, a binary dump) is shown in tagged
+  /// pieces of at most `LineReader.longestLine` bytes, nothing lost: before, the host kept the
+  /// whole unfinished line and searched all of it for a newline after each read of 4 KiB,
+  /// memory without bound and time growing with the square of the line (seconds of CPU for
+  /// tens of megabytes).
+  @Test func aLineWithoutEndIsShownInBoundedPieces() async throws {
+    let lines = Locked<[String]>([])
+    let child = try Self.shell(
+      "head -c 1000000 /dev/zero | tr '\\0' z >&2; echo end >&2; exec 2>&-; exit 0",
+      name: "dump", lines: lines)
+    #expect(await child.exit() == .exited(0))
+    let text = String(repeating: "z", count: 1_000_000) + "end"
+    for _ in 0..<100_000 where lines.withLock({ $0.last?.hasSuffix("end") }) != true {
+      await Task.yield()
+    }
+    let shown = lines.withLock { $0 }
+    #expect(shown.count == (text.utf8.count + LineReader.longestLine - 1) / LineReader.longestLine)
+    #expect(shown.allSatisfy { $0.hasPrefix("[dump] ") })
+    #expect(shown.allSatisfy { $0.utf8.count <= "[dump] ".utf8.count + LineReader.longestLine })
+    let putTogether = shown.map { $0.dropFirst(7) }.joined() == text  // not printed: 1 MB
+    #expect(putTogether)
+  }
+
+  /// What a child started in its process group (`sleep 300 &` in a shell, a worker a Python
+  /// module spawned) ends with it: it outlived the child, and the host, when the child ended on
+  /// its own (the host signals the group only when it ends the child).
+  @Test func whatAChildStartedEndsWithIt() async throws {
+    let lines = Locked<[String]>([])
+    let child = try Self.shell("sleep 300 & echo $! >&2; exit 0", name: "leaver", lines: lines)
+    #expect(await child.exit() == .exited(0))
+    for _ in 0..<10_000 where lines.withLock({ $0.isEmpty }) { await Task.yield() }
+    let pid = try #require(lines.withLock { $0.first }.flatMap { Int32($0.dropFirst(9)) })
+    // Gone, or a zombie waiting for whoever reaps orphans here.
+    func running() -> Bool {
+      guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+        return false
+      }
+      return !stat.contains(") Z ")
+    }
+    for _ in 0..<500 where running() { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(!running(), "sleep \(pid) outlived the child that started it")
+    if running() { kill(pid, SIGKILL) }
+  }
+
   /// SIGTERM first; a child that ignores it gets SIGKILL after the grace period.
   @Test func terminateEscalatesToKill() async throws {
     let child = try Self.shell("trap '' TERM; echo ready; while :; do read x; done")

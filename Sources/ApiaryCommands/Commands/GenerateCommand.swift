@@ -7,6 +7,14 @@ import ApiaryTooling
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `apiary generate [DIR] [--output FILE]`: typed mediator clients from declared targets.
 enum GenerateCommand: HostCommand {
   static let name = "generate"
@@ -48,7 +56,12 @@ enum GenerateCommand: HostCommand {
       return ExitStatus.success
     }
     do {
-      try source.write(toFile: output, atomically: true, encoding: .utf8)
+      // A new file is written whole and renamed over FILE only when FILE is a regular file or
+      // absent; a link, a device or a pipe is written through, as `>` would (a rename would
+      // replace the link, or /dev/null, with a regular file).
+      var status = stat()
+      let isRegular = lstat(output, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+      try source.write(toFile: output, atomically: isRegular, encoding: .utf8)
       Output.err("wrote \(output)")
       return ExitStatus.success
     } catch {

@@ -7,8 +7,9 @@ enum PluginCommand: HostCommand {
            apiary plugin new NAME [DIR] [--apiary PATH]
            apiary plugin host
 
-    inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: needed
-              libraries and whether the entry symbol exists. The file is read, never loaded.
+    inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: the
+              processor, needed libraries and whether the entry symbol exists. The file is
+              read, never loaded.
     new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
               remote action, its descriptor and its manifest; it builds with 'swift build' and
               loads as it is; it depends on the Apiary package at PATH (default: the one

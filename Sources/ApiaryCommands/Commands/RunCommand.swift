@@ -75,7 +75,10 @@ enum RunCommand: HostCommand {
       let session = Session(kernel: kernel)
       // Ends at end of input, or when a signal cancels this task.
       for await line in HostInput() {
-        Output.out(lines: await session.handle(line))
+        switch line {
+        case .success(let text): Output.out(lines: await session.handle(text))
+        case .failure(let tooLong): Output.out("error: \(tooLong)")
+        }
       }
       if !Task.isCancelled { log("end of input: shutting down") }
       return ExitStatus.success

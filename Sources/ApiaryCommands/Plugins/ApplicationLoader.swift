@@ -187,9 +187,9 @@ struct ApplicationLoader {
     }
     let declared = ManifestLoader(catalog: catalog).decodeModules(file: file)
     guard var module = declared.modules.first(where: { $0.name == name }) else {
-      throw Failure(
-        manifestProblems: declared.problems,
-        pluginProblems: ["\(file): no module named '\(name)'"])
+      // A file with problems is reported by them alone; the module may be behind them.
+      guard declared.problems.isEmpty else { throw Failure(manifestProblems: declared.problems) }
+      throw Failure(pluginProblems: ["\(file): no module named '\(name)'"])
     }
     module.placement = .host
     module.isOptional = false

@@ -132,6 +132,7 @@ enum PluginGate {
         + problems.map { "# problem: \($0)\n" }.joined()
         + "# file \(file)\n"
         + "# shared object \(image.isSharedObject ? "yes" : "no")\n"
+        + "# machine \(image.machine)\n"
         + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
         + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
     )

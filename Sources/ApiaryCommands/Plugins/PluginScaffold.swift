@@ -1,3 +1,5 @@
+import ApiaryTooling
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -19,6 +21,12 @@ enum PluginScaffold {
     else {
       Output.err(
         "error: plugin name '\(name)' must be an ASCII letter followed by letters and digits")
+      return ExitStatus.failure
+    }
+    guard !toolchainModules.contains(name) else {
+      Output.err(
+        "error: plugin name '\(name)' is the name of a module of the Swift toolchain, which the "
+          + "plugin's target would clash with; choose another name")
       return ExitStatus.failure
     }
     guard let apiary = apiary.map(absolute) ?? apiaryPackage() else {
@@ -86,6 +94,17 @@ enum PluginScaffold {
   /// The file that tells the Apiary package's directory.
   private static let header = "Sources/ApiaryPlugin/include/ApiaryPlugin.h"
 
+  /// The Swift toolchain's modules a plugin name could spell (on Linux and Apple platforms): a
+  /// target of that name does not build ("circular dependency between modules 'Dispatch' and
+  /// 'ApiarySupport'"), or shadows the module for whatever imports it.
+  private static let toolchainModules: Set<String> = [
+    "Block", "CoreFoundation", "Cxx", "CxxStdlib", "Darwin", "Dispatch", "Distributed",
+    "Foundation", "FoundationEssentials", "FoundationInternationalization",
+    "FoundationNetworking", "FoundationXML", "Glibc", "Musl", "Observation", "RegexBuilder",
+    "Runtime", "Swift", "SwiftGlibc", "SwiftOnoneSupport", "Synchronization", "Testing", "WinSDK",
+    "XCTest", "os",
+  ]
+
   private static func isApiaryPackage(_ directory: String) -> Bool {
     FileManager.default.fileExists(
       atPath: URL(fileURLWithPath: directory).appendingPathComponent(header).path)
@@ -112,7 +131,7 @@ enum PluginScaffold {
           products: [
             .library(name: "\(name)", type: .dynamic, targets: ["\(name)", "\(name)Descriptor"])
           ],
-          dependencies: [.package(name: "Apiary", path: "\(apiary)")],
+          dependencies: [.package(name: "Apiary", path: \(WrapperGenerator.literal(apiary)))],
           targets: [
             .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")]),
             .target(

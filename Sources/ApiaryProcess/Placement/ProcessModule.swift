@@ -39,7 +39,7 @@ public final class ProcessModule: Module {
       await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
       if let link = ProcessLink.of(context) {
         ProcessLink.set(nil, for: context)
-        await link.close(grace: .seconds(max(1, context.manifest.startTimeout)))
+        await link.close(grace: .manifestSeconds(max(1, context.manifest.startTimeout)))
       }
       throw error
     }
@@ -62,7 +62,7 @@ public final class ProcessModule: Module {
     guard let link = ProcessLink.of(context) else { return }
     defer { ProcessLink.set(nil, for: context) }
     let outcome = await Result { try await Self.hook(link, "tearDown", context: context) }
-    await link.close(grace: .seconds(max(1, context.manifest.startTimeout)))
+    await link.close(grace: .manifestSeconds(max(1, context.manifest.startTimeout)))
     _ = try outcome.get()
   }
 
@@ -110,7 +110,7 @@ public final class ProcessModule: Module {
           return ProcessModuleError(
             module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
         }
-        let grace = Duration.seconds(max(1, context.manifest.startTimeout))
+        let grace = Duration.manifestSeconds(max(1, context.manifest.startTimeout))
         let ended = child.end(after: grace) {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "

@@ -20,7 +20,9 @@ package struct Backoff: Sendable, Hashable {
 
   /// The schedule a manifest's ``RestartPolicy`` asks for.
   package init(_ policy: RestartPolicy) {
-    self.init(initial: .seconds(policy.initialBackoff), maximum: .seconds(policy.maxBackoff))
+    self.init(
+      initial: .manifestSeconds(policy.initialBackoff),
+      maximum: .manifestSeconds(policy.maxBackoff))
   }
 
   /// The wait before restart number `attempt` (1 for the first): `initial · 2^(attempt − 1)`,

@@ -24,6 +24,7 @@ import Dispatch
 ///   whatever the host ignores (`SIGPIPE`) or blocks.
 /// - A thread reads its standard error line by line and hands each line, tagged with ``name``
 ///   (`[notes] message`), to a handler.
+/// - What it starts in its process group ends with it (SIGKILL to the group once it exited).
 /// - A thread waits for its exit with `waitid(P_PID, pid)`, so it never reaps another child's
 ///   status and never blocks a Swift concurrency thread. It looks first without reaping
 ///   (`WNOWAIT`), then reaps under the same lock ``send(_:)`` takes, so a signal never reaches a
@@ -237,6 +238,9 @@ package final class ChildProcess: Sendable {
   private func reap() {
     var info = siginfo_t()
     while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+    // What the child started in its process group ends with it. Not reaped yet, the child
+    // still holds its pid, so the group's number names no other group.
+    kill(-pid, SIGKILL)
     Self.unreaped.withLock { _ = $0.removeValue(forKey: pid) }
     let (end, waiters) = state.withLock { state in
       var status: Int32 = 0

@@ -37,7 +37,8 @@ package struct HealthCheck: Sendable {
     ping: @escaping @Sendable () async throws -> Void
   ) {
     self.init(
-      interval: .seconds(manifest.interval), timeout: .seconds(manifest.timeout), sleep: sleep,
+      interval: .manifestSeconds(manifest.interval), timeout: .manifestSeconds(manifest.timeout),
+      sleep: sleep,
       ping: ping)
   }
 

@@ -133,6 +133,17 @@ struct ManifestDecoderTests {
     #expect(set.problems.allSatisfy { $0.kind == .unknownKey })
   }
 
+  /// The article agrees with the name's kind: it read "expected a action name".
+  @Test func badNamesAreNamedWithTheirArticle() {
+    let set = decodeModules(
+      #"{"schemaVersion": 1, "modules": [{"name": "m", "type": "P.M", "targets": "#
+        + #"[{"name": "t!", "type": "P.T", "actions": [{"name": "é"}]}]}]}"#)
+    let problems = set.problems.map(\.description)
+    #expect(problems.count == 2, "\(problems)")
+    #expect(problems.contains { $0.contains(": expected a target name of a letter followed by") })
+    #expect(problems.contains { $0.contains(": expected an action name of a letter followed by") })
+  }
+
   @Test func reportsEveryProblemInOnePass() {
     let text = """
       {"schemaVersion": 1, "modules": [

@@ -121,6 +121,7 @@ struct ModuleFileTokenTests {
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "targets": [{"name": "t", "type": "X", "actions": [{"name": "x", "parameters": [{"name": "p", "type": "int", "default": {"k": 1, "k": 2}}]}]}]}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "command": ["x"]}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "placement": "process", "command": []}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "placement": "process", "command": [""]}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "placement": "process", "command": "x"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"maxRestarts": 1}}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "always"}}]}"#,

@@ -59,4 +59,21 @@ import Testing
           + "empty array"
       })
   }
+
+  /// A command whose program is empty was accepted, and the child then failed to start with
+  /// `cannot start /root/.cargo/bin/: posix_spawn failed: Permission denied` (the first `PATH`
+  /// directory joined with the empty name).
+  @Test func anEmptyProgramIsReportedWhereItIs() {
+    let text = """
+      {"schemaVersion": 1, "modules": [
+        {"name": "c", "type": "N.M", "placement": "process", "command": ["", "x"]}]}
+      """
+    let set = decodeModules(text, file: "m.json")
+    #expect(
+      set.problems.map(\.description) == [
+        "m.json:2:68 modules[0].command[0]: expected the program to start (its name or path), "
+          + "found an empty string"
+      ])
+    #expect(ModuleFileTokenTests.fromTokens(text) == nil)
+  }
 }
