@@ -276,6 +276,59 @@ import Testing
     }
     #expect(last == 0)
   }
+
+  /// A child that breaks the wire is ended (SIGTERM), and its end may be seen before the
+  /// connection's own end runs: calls in flight still fail with what it sent, not with how it
+  /// ended. The child here "exits" inside ``PlacedChild/terminate(grace:)``, as at once as a
+  /// real one may.
+  @Test func callsFailWithTheBrokenWireNotTheExitItCaused() async throws {
+    let context = ModuleContext(
+      manifest: ModuleManifest(name: "wire", type: "Test.Wire", placement: .process),
+      application: ApplicationManifest(name: "Test", scheme: "test"),
+      container: Container(), mediator: Mediator(scheme: "test", catalog: TypeCatalog()),
+      events: EventBus())
+    var ends: [Int32] = [0, 0]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    #expect(socketpair(AF_UNIX, type, 0, &ends) == 0)
+    defer { _ = ends.map(close) }
+    let (hostEnd, childEnd) = (ends[0], ends[1])
+    let child = RPCConnection(reading: childEnd, writing: childEnd)
+    child.start { method, _ in
+      switch method {
+      case "initialize": return ProcessHost.handshake.message(module: "wire", pid: 1)
+      case "setUp": return ["events": [String]()]
+      default:  // instead of an answer, what is not a frame
+        let garbage = Array("not a header\r\n\r\n".utf8)
+        _ = write(childEnd, garbage, garbage.count)
+        return nil
+      }
+    }
+    let exits = ExitingChild(input: hostEnd, output: hostEnd, context: context)
+    try ProcessModule().connect(child: exits, context: context)
+    let link = try ProcessModule.link(context)
+    let failure = await #expect(throws: ProcessModuleError.self) {
+      try await ProcessModule.call(link, "list")
+    }
+    #expect(
+      failure?.description
+        == "module 'wire' (pid 0): broke the wire protocol (malformed frame header: not a "
+        + "header); ended")
+  }
+}
+
+/// A child whose process ends as soon as it is asked to: its end is reported to placement at
+/// once.
+private struct ExitingChild: PlacedChild {
+  let pid: Int32 = 0
+  let input: Int32
+  let output: Int32
+  let context: ModuleContext
+  func terminate(grace: Duration) {
+    ProcessModule().childDidExit("killed by signal 15 (SIGTERM)", context: context)
+  }
+  func exitDescription(waitingAtMost timeout: Duration) -> String? {
+    "killed by signal 15 (SIGTERM)"
+  }
 }
 
 /// Reads a descriptor to its end on a thread of its own, line by line.

@@ -91,7 +91,7 @@ public final class ProcessModule: Module {
     let connection = RPCConnection(reading: child.output, writing: child.input)
     connection.start(
       handler: Self.handler(context),
-      ended: { reason in
+      ended: { [weak connection] reason in
         // On the connection's thread for its end, which this may block. Its output ended or
         // broke, or it closed its input, so the child cannot take part again: one that broke
         // the protocol is ended at once, one that closed its output or its input and lives on
@@ -106,9 +106,12 @@ public final class ProcessModule: Module {
         guard let closed else {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
-          child.terminate(grace: .seconds(1))
-          return ProcessModuleError(
+          let broke = ProcessModuleError(
             module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
+          // Calls fail with why before the child is signalled, so its exit cannot name them.
+          connection?.end(with: broke)
+          child.terminate(grace: .seconds(1))
+          return broke
         }
         let grace = Duration.manifestSeconds(max(1, context.manifest.startTimeout))
         let ended = child.end(after: grace) {
