@@ -146,6 +146,41 @@ import Testing
     #expect(!child.send(SIGTERM))
   }
 
+  /// The SIGKILL after the grace period comes on time while synchronous work holds every
+  /// thread of Swift's pool, where no task could run to send it. It needs every thread of the
+  /// pool: it runs alone, in a test process of its own.
+  @Test func terminateKillsOnTimeWhileThePoolIsHeld() async throws {
+    guard AloneTestProcess.isAlone else {
+      return try await AloneTestProcess.run(
+        "ChildProcessTests/terminateKillsOnTimeWhileThePoolIsHeld")
+    }
+    let child = try Self.shell("trap '' TERM; echo ready; while :; do read x; done")
+    var byte: UInt8 = 0
+    #expect(read(child.output, &byte, 1) == 1)  // the trap is in place
+    let pool = ProcessInfo.processInfo.activeProcessorCount
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    // From a thread of its own: this test's task gives its thread of the pool back meanwhile.
+    let (held, exit) = await withCheckedContinuation { continuation in
+      Thread {
+        for _ in 0..<pool {
+          Task.detached {
+            holding.signal()
+            release.wait()
+          }
+        }
+        let deadline = DispatchTime.now() + 30
+        let held = (0..<pool).allSatisfy { _ in holding.wait(timeout: deadline) == .success }
+        (child as any PlacedChild).terminate(grace: .milliseconds(50))
+        let exit = child.exit(waitingAtMost: .seconds(30))
+        for _ in 0..<pool { release.signal() }
+        continuation.resume(returning: (held, exit))
+      }.start()
+    }
+    #expect(held, "every thread of the pool is held")
+    #expect(exit == .signaled(SIGKILL))
+  }
+
   @Test func terminateEndsAPoliteChildWithSIGTERM() async throws {
     let child = try Self.shell("read x")
     #expect(await child.terminate(grace: .seconds(3600)) == .signaled(SIGTERM))
