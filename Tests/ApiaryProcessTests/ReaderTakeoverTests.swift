@@ -100,16 +100,15 @@ import Testing
     let catalog = TypeCatalog()
     catalog.register(BlockerModule.self)
     catalog.register(BlockerTarget.self)
-    let module = ModuleManifest(
-      name: "blocker", type: String(reflecting: BlockerModule.self),
-      targets: [
-        TargetManifest(
-          name: "blocker", type: String(reflecting: BlockerTarget.self),
-          actions: [ActionManifest(name: "block"), ActionManifest(name: "greet")])
-      ], placement: .process)
+    let target = TargetManifest(
+      name: "blocker", type: String(reflecting: BlockerTarget.self),
+      actions: ["block", "greet"].map { ActionManifest(name: $0) })
     let server = try ChildServer(
       application: ApplicationManifest(name: "Test", scheme: "test", environment: .test),
-      module: module, catalog: catalog)
+      module: ModuleManifest(
+        name: "blocker", type: String(reflecting: BlockerModule.self), targets: [target],
+        placement: .process),
+      catalog: catalog)
     async let served = server.serve(reading: toChild[0], writing: fromChild[1])
     let host = RPCConnection(reading: fromChild[0], writing: toChild[1])
     host.start { _, _ in nil }
