@@ -255,7 +255,9 @@ package final class RPCConnection: Sendable {
   /// is not stuck). When another thread took over reading, it waits for that thread to deliver
   /// the answer. Not bounded in time: the caller that made the reader thread answer a request
   /// bounds the whole exchange.
-  private func callOnReader(_ method: String, _ params: String, _ reader: ReaderThread) throws
+  private func callOnReader(
+    _ method: String, _ params: String, _ reader: UnsafeMutablePointer<ReaderThread>
+  ) throws
     -> JSONValue
   {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
@@ -265,8 +267,8 @@ package final class RPCConnection: Sendable {
       answered.signal()
     }
     let done = { outcome.withLock { $0 != nil } }
-    guard takeover.end(reader.mark) else {
-      reader.leave()
+    guard takeover.end(reader.pointee.mark) else {
+      reader.pointee.leave()
       answered.wait()
       return try result(of: outcome)
     }
@@ -274,10 +276,10 @@ package final class RPCConnection: Sendable {
     case .takenOver:
       answered.wait()
     case .ended(let reason):
-      reader.mark = takeover.begin(self)
+      reader.pointee.mark = takeover.begin()
       throw ConnectionClosed(reason: reason)
     case .paused:
-      reader.mark = takeover.begin(self)
+      reader.pointee.mark = takeover.begin()
     }
     return try result(of: outcome)
   }
@@ -369,11 +371,8 @@ package final class RPCConnection: Sendable {
   /// another thread takes over. `holding`: it starts with the read side, taken over from a
   /// reader thread stuck in a request.
   private func readLoop(holding: Bool) {
-    let reader = ReaderThread(reading: self)
-    ReaderThread.enter(reader)
-    defer { ReaderThread.enter(nil) }
     var holding = holding
-    withExtendedLifetime(reader) {
+    ReaderThread.reading(for: self) {
       while true {
         if !holding {
           read.waitForInput()
@@ -381,16 +380,15 @@ package final class RPCConnection: Sendable {
           guard read.tryAcquire(caller: false) else { continue }
         }
         holding = false
-        switch pump(until: { false }, waitingSince: nil, window: spinWindow, blocking: false) {
-        case .takenOver:
+        takeover.reading(self)
+        let stop = pump(until: { false }, waitingSince: nil, window: spinWindow, blocking: false)
+        if case .takenOver = stop {
           takeover.left()  // the read side is the new reader thread's
           return
-        case .ended:
-          read.release()
-          return
-        case .paused:
-          read.release()
         }
+        takeover.idle()
+        read.release()
+        if case .ended = stop { return }
       }
     }
   }
@@ -506,16 +504,16 @@ package final class RPCConnection: Sendable {
   /// the mark is looked at: a thread taken over from still answers, then stops reading.
   private func answerInline(
     _ id: JSONValue, _ method: String, _ params: JSONValue, _ handler: @escaping Handler,
-    _ reader: ReaderThread
+    _ reader: UnsafeMutablePointer<ReaderThread>
   ) -> Dispatched {
-    reader.mark = takeover.begin(self)
+    reader.pointee.mark = takeover.begin()
     let answered = answer(id, method, params, handler)
-    let leading = reader.isLeading && takeover.end(reader.mark)
+    let leading = reader.pointee.isLeading && takeover.end(reader.pointee.mark)
     if !answered {
       DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
     }
     guard leading else {
-      reader.leave()
+      reader.pointee.leave()
       return .takenOver
     }
     return answered ? .here : .elsewhere

@@ -5,15 +5,16 @@ import Synchronization
 /// (inline, as the child answers `perform`): leader/follower with lazy promotion, so the fast
 /// path hands nothing to another thread.
 ///
-/// The reader thread marks each inline request with two atomic operations and wakes nobody: a
-/// store as the request starts (a new odd mark) and a compare-and-swap to even as it ends.
-/// While inline requests come, a tick on ``Deadlines`` looks at the mark every ``period``; a
-/// mark unchanged since the last tick and odd is a request running for at least that long.
-/// The tick then swaps that mark itself and starts a new reader thread, which carries on with
-/// the read side the stuck thread holds. The stuck thread, when its request ends, finds its
-/// swap failing: it writes its answer and exits instead of reading on, so exactly one thread
-/// reads at any time. A tick that finds the mark even and unchanged stops the ticks until the
-/// next inline request.
+/// The reader thread marks each inline request and wakes nobody: a plain store as the request
+/// starts (a new odd mark) and a compare-and-swap to even as it ends, its one locked
+/// instruction. While a reader thread holds the read side, a tick on ``Deadlines`` looks at the
+/// mark every ``period``; a mark unchanged since the last tick and odd is a request running for
+/// at least that long. The tick then swaps that mark itself and starts a new reader thread,
+/// which carries on with the read side the stuck thread holds. The stuck thread, when its
+/// request ends, finds its swap failing: it writes its answer and exits instead of reading on,
+/// so exactly one thread reads at any time. The ticks stop at a tick that finds the reader
+/// thread idle (waiting for input) and the mark unchanged; the reader thread starts them again
+/// when it next takes the read side, once per wake-up rather than per request.
 ///
 /// At most ``maxStuck`` threads are left stuck at once. Past that the stuck reader is not
 /// replaced until one of them returns: the child answers nothing meanwhile, the host's action
@@ -21,8 +22,10 @@ import Synchronization
 /// restarts the child when a ping goes unanswered.
 ///
 /// ```swift
-/// reader.mark = takeover.begin(connection)  // the reader thread, before a request's handler
+/// takeover.reading(connection)  // the reader thread took the read side
+/// reader.mark = takeover.begin()  // before a request's handler
 /// if !takeover.end(reader.mark) { reader.leave() }  // after: another thread took over
+/// takeover.idle()  // it gives the read side back
 /// ```
 final class ReaderTakeover: Sendable {
   /// How long an inline request runs before another thread takes over reading: at least one
@@ -34,19 +37,34 @@ final class ReaderTakeover: Sendable {
 
   /// Odd while the reader thread runs an inline request (a new value for each), even otherwise.
   private let mark = Atomic<UInt64>(0)
+  /// Whether a reader thread holds the read side.
+  private let active = Atomic<Bool>(false)
   /// Whether ticks are scheduled.
   private let ticking = Atomic<Bool>(false)
   /// Reader threads taken over from that have not exited yet.
   private let stuck = Atomic<Int>(0)
 
-  /// The reader thread: an inline request starts; returns its mark. Schedules the ticks when
-  /// they had stopped, which keep `connection` alive while they run.
-  func begin(_ connection: RPCConnection) -> UInt64 {
+  /// A reader thread took the read side: starts the ticks if they had stopped (they keep
+  /// `connection` alive while they run).
+  func reading(_ connection: RPCConnection) {
+    // Sequentially consistent with the tick's stop: either the tick sees this thread active,
+    // or this thread sees that the ticks stopped.
+    active.store(true, ordering: .sequentiallyConsistent)
+    if !ticking.load(ordering: .sequentiallyConsistent) {
+      resume(connection, seen: mark.load(ordering: .relaxed))
+    }
+  }
+
+  /// The reader thread gives the read side back.
+  func idle() {
+    active.store(false, ordering: .releasing)
+  }
+
+  /// The reader thread, holding the read side: an inline request starts; returns its mark.
+  func begin() -> UInt64 {
     let started = mark.load(ordering: .relaxed) &+ 1
-    // Sequentially consistent with the tick's stop: either the tick sees this mark, or this
-    // thread sees that the ticks stopped.
-    mark.store(started, ordering: .sequentiallyConsistent)
-    if !ticking.load(ordering: .sequentiallyConsistent) { resume(connection, seen: started) }
+    // Releasing: a tick that takes over sees all this thread did with the read side.
+    mark.store(started, ordering: .releasing)
     return started
   }
 
@@ -74,17 +92,19 @@ final class ReaderTakeover: Sendable {
 
   /// One look at the mark, `seen` the period before.
   private func tick(_ connection: RPCConnection, seen: UInt64) {
-    let now = mark.load(ordering: .sequentiallyConsistent)
-    if now == seen, now & 1 == 0 {
-      // No inline request for a whole period: stop, unless one started just now.
+    let now = mark.load(ordering: .acquiring)
+    if now == seen, !active.load(ordering: .sequentiallyConsistent) {
+      // The reader thread waits for input and answered nothing since: stop, unless it took
+      // the read side again just now.
       ticking.store(false, ordering: .sequentiallyConsistent)
-      let latest = mark.load(ordering: .sequentiallyConsistent)
-      if latest != now { resume(connection, seen: latest) }
+      if active.load(ordering: .sequentiallyConsistent) {
+        resume(connection, seen: mark.load(ordering: .relaxed))
+      }
       return
     }
     var next = now
     // The same request for a whole period: take the read side over from its thread.
-    if now == seen, stuck.load(ordering: .relaxed) < Self.maxStuck,
+    if now == seen, now & 1 == 1, stuck.load(ordering: .relaxed) < Self.maxStuck,
       mark.compareExchange(expected: now, desired: now &+ 1, ordering: .acquiringAndReleasing)
         .exchanged
     {

@@ -11,16 +11,17 @@
 /// ``RPCConnection`` answers some requests on its reader thread, and a call made there must read
 /// its own answer instead of waiting for a reader that is busy with it.
 ///
-/// Only its own thread touches it. Once another thread has taken over reading (``leave()``),
-/// the thread no longer reads for the connection: its calls wait for their answers as any
-/// caller's do.
+/// It lives on its thread's stack and is reached through a pointer, so the path of every
+/// request counts no references; only its own thread touches it. Once another thread has taken
+/// over reading (``leave()``), the thread no longer reads for the connection: its calls wait
+/// for their answers as any caller's do.
 ///
 /// ```swift
-/// let reader = ReaderThread(reading: connection)
-/// ReaderThread.enter(reader)
-/// ReaderThread.current(for: connection)  // reader, on this thread only
+/// ReaderThread.reading(for: connection) {
+///   ReaderThread.current(for: connection)  // its reader, on this thread only
+/// }
 /// ```
-final class ReaderThread {
+struct ReaderThread {
   /// The connection's address, for identity only (the thread keeps the connection alive).
   private let connection: UnsafeMutableRawPointer
   /// The thread's mark in the takeover watch (see ``ReaderTakeover/begin(_:)``).
@@ -28,33 +29,36 @@ final class ReaderThread {
   /// Whether it still reads; false once another thread took over.
   private(set) var isLeading = true
 
-  init(reading connection: AnyObject) {
-    self.connection = Unmanaged.passUnretained(connection).toOpaque()
-  }
-
-  /// Holds the current thread's reader, unretained (the thread keeps it alive while it reads).
+  /// Holds the current thread's reader.
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     _ = pthread_key_create(&key, nil)
     return key
   }()
 
-  /// Marks the current thread as `reader`'s; nil unmarks it.
-  static func enter(_ reader: ReaderThread?) {
-    _ = pthread_setspecific(key, reader.map { Unmanaged.passUnretained($0).toOpaque() })
+  /// Runs `body` as `connection`'s reader thread: with a new reader, the current thread's until
+  /// `body` returns or it leaves.
+  static func reading(for connection: AnyObject, _ body: () -> Void) {
+    var reader = ReaderThread(connection: Unmanaged.passUnretained(connection).toOpaque())
+    withUnsafeMutablePointer(to: &reader) { reader in
+      _ = pthread_setspecific(key, reader)
+      body()
+      _ = pthread_setspecific(key, nil)
+    }
   }
 
   /// Another thread reads from now on: this one no longer does. On its own thread only.
-  func leave() {
+  mutating func leave() {
     isLeading = false
-    Self.enter(nil)
+    _ = pthread_setspecific(Self.key, nil)
   }
 
   /// The current thread's reader, if it reads for `connection`.
-  static func current(for connection: AnyObject) -> ReaderThread? {
+  static func current(for connection: AnyObject) -> UnsafeMutablePointer<ReaderThread>? {
     guard let current = pthread_getspecific(key) else { return nil }
-    let reader = Unmanaged<ReaderThread>.fromOpaque(current).takeUnretainedValue()
-    return reader.connection == Unmanaged.passUnretained(connection).toOpaque() ? reader : nil
+    let reader = current.assumingMemoryBound(to: ReaderThread.self)
+    return reader.pointee.connection == Unmanaged.passUnretained(connection).toOpaque()
+      ? reader : nil
   }
 
   /// Whether the current thread reads for `connection`.
