@@ -37,6 +37,11 @@ import Testing
         release.wait()
         return "released"
       }, inline: { _ in true })
+    // A call, then a pause: the watch's ticks stop while the reader thread waits for input,
+    // and must start again when it next reads. (Whether they stopped first or not, the test
+    // must pass; the pause only makes it likely that this path is taken.)
+    #expect(try await pair.host.call("first", json: "{}", seconds: Self.limit) == "first")
+    try await Task.sleep(for: .seconds(ReaderTakeover.period * 4))
     async let blocked = pair.host.call("block", json: "{}", seconds: Self.limit)
     await started.wait()
     let answers = await Result {
