@@ -406,6 +406,7 @@ package final class RPCConnection: Sendable {
 
   /// What ``dispatch(_:)`` did with a frame.
   private enum Dispatched {
+    /// Not a request, or one answered on a worker.
     case elsewhere
     /// Answered a request on this thread.
     case here
