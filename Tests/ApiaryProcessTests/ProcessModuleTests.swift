@@ -98,9 +98,6 @@ import Testing
     await kernel.shutdown()
   }
 
-  /// Set in the test process that ``callersHoldingThePoolLearnOfTheChildsExitAtOnce()`` starts.
-  static let alonePool = "APIARY_TEST_ALONE_POOL"
-
   /// Synchronous callers holding every thread of Swift's pool, and a few more on threads of
   /// their own, all have a call in flight when the child exits (it does when the last call
   /// reaches it): each fails at once naming the exit, not after the action's 600 s, though no
@@ -109,22 +106,9 @@ import Testing
   /// in a test process of its own.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func callersHoldingThePoolLearnOfTheChildsExitAtOnce() async throws {
-    guard ProcessInfo.processInfo.environment[Self.alonePool] != nil else {
-      let output = Locked<[String]>([])
-      let alone = try ChildProcess.spawn(
-        executable: CommandLine.arguments[0],
-        arguments: [
-          "--testing-library", "swift-testing", "--filter",
-          "ProcessModuleTests/callersHoldingThePoolLearnOfTheChildsExitAtOnce",
-        ],
-        environment: [Self.alonePool: "1"], lifeline: nil,
-        standardError: { line in output.withLock { $0.append(line) } })
-      alone.closeInput()
-      let drained = LineReaderForTest.drain(alone.output, into: output)
-      let exit = await alone.exit()
-      await drained.value
-      #expect(exit == .exited(0), "\(output.withLock { $0.joined(separator: "\n") })")
-      return
+    guard AloneTestProcess.isAlone else {
+      return try await AloneTestProcess.run(
+        "ProcessModuleTests/callersHoldingThePoolLearnOfTheChildsExitAtOnce")
     }
     let kernel = try kernel()
     try await kernel.boot()
@@ -328,20 +312,6 @@ private struct ExitingChild: PlacedChild {
   }
   func exitDescription(waitingAtMost timeout: Duration) -> String? {
     "killed by signal 15 (SIGTERM)"
-  }
-}
-
-/// Reads a descriptor to its end on a thread of its own, line by line.
-private enum LineReaderForTest {
-  static func drain(_ descriptor: Int32, into lines: Locked<[String]>) -> Task<Void, Never> {
-    let done = Gate()
-    Thread {
-      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-      let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-      lines.withLock { $0.append(text) }
-      done.open()
-    }.start()
-    return Task { await done.wait() }
   }
 }
 

@@ -14,7 +14,7 @@ import Testing
 #endif
 
 /// Two connections joined by a socket pair, as host and child are joined by pipes.
-private struct Pair {
+struct Pair {
   let host: RPCConnection
   let child: RPCConnection
   let descriptors: [Int32]

@@ -69,8 +69,9 @@ package final class ChildServer: Sendable {
     let ended = Checkpoints()
     connection.start(
       handler: { [self] method, params in try handle(method, params) },
-      // Calls answer on the reader thread (an async action moves to a worker); lifecycle
-      // requests wait for the boot, which may call the host, so they run on workers.
+      // Calls answer on the reader thread (an async action moves to a worker; another thread
+      // takes over reading from one stuck in a synchronous action); lifecycle requests wait
+      // for the boot, which may call the host, so they run on workers.
       inline: { $0 == "perform" || $0 == "ping" },
       ended: { [session] reason in
         // The host closing the input is the normal end; anything else broke the connection.

@@ -9,11 +9,7 @@ extension ChildProcess: PlacedChild {
   /// Ends the child without waiting: SIGTERM now, SIGKILL after `grace` if it still runs.
   /// SIGTERM is sent before this returns, so a host about to exit leaves no child behind.
   package func terminate(grace: Duration) {
-    guard send(SIGTERM) else { return }
-    Task {
-      try await Task.sleep(for: grace)
-      send(SIGKILL)
-    }
+    if send(SIGTERM) { killAfter(grace) }
   }
 
   package func exitDescription(waitingAtMost timeout: Duration) -> String? {

@@ -167,8 +167,7 @@ package final class ChildProcess: Sendable {
   package func exit(waitingAtMost timeout: Duration) -> ChildExit? {
     let semaphore = DispatchSemaphore(value: 0)
     whenEnded { _ in semaphore.signal() }
-    let (seconds, attoseconds) = timeout.components
-    _ = semaphore.wait(timeout: .now() + Double(seconds) + Double(attoseconds) * 1e-18)
+    _ = semaphore.wait(timeout: .now() + Self.seconds(timeout))
     return exitIfEnded
   }
 
@@ -199,14 +198,21 @@ package final class ChildProcess: Sendable {
   /// and returns how it ended.
   @discardableResult
   package func terminate(grace: Duration) async -> ChildExit {
-    guard send(SIGTERM) else { return await exit() }
-    let killer = Task {
-      try await Task.sleep(for: grace)
-      send(SIGKILL)
-    }
-    let end = await exit()
-    killer.cancel()
-    return end
+    if send(SIGTERM) { killAfter(grace) }
+    return await exit()
+  }
+
+  /// Sends `SIGKILL` `grace` from now unless the child has ended by then. It comes from the
+  /// deadlines' queue (``Deadlines``), which has a thread outside Swift's pool: on time also
+  /// while synchronous callers hold every thread of the pool.
+  func killAfter(_ grace: Duration) {
+    let token = Deadlines.shared.schedule(after: Self.seconds(grace)) { [self] in send(SIGKILL) }
+    whenEnded { _ in Deadlines.shared.cancel(token) }
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) * 1e-18
   }
 
   /// Closes ``input``, so the child reads end-of-file; closing twice does nothing.

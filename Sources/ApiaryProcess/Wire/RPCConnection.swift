@@ -18,7 +18,9 @@ import Synchronization
 /// waiting for another answer cannot stall reading), or, for the methods `inline` names, on the
 /// reader thread itself (no thread hand-off: the child answers `perform` this way). A blocking
 /// call made on the reader thread reads the frames itself until its answer arrives, answering
-/// requests that come meanwhile, so a request answered inline may call back. When the input
+/// requests that come meanwhile, so a request answered inline may call back. One that blocks
+/// the reader thread for a few milliseconds is left to it: a new reader thread takes over
+/// reading (``ReaderTakeover``), and the old one exits once it has answered. When the input
 /// ends or breaks, or a write finds that the peer closed its input (it can no longer be told
 /// anything), every request in flight and every later one fails with the error `ended` makes
 /// (by default ``ConnectionClosed``), on a thread of its own: `ended` may block (the host waits
@@ -69,6 +71,8 @@ package final class RPCConnection: Sendable {
   }
 
   private let read: ReadSide
+  /// Replaces a reader thread stuck in a request it answers itself.
+  private let takeover = ReaderTakeover()
   /// Written once, by ``start(handler:inline:ended:)`` before it sets `State.reading` (under
   /// the state lock) and starts the reader thread; read only by holders of the read side, which
   /// take it only after seeing `State.reading` (or on that thread), and by a writer that saw
@@ -105,11 +109,13 @@ package final class RPCConnection: Sendable {
     guard first else { return }
     handlers = Handlers(handler: handler, inline: inline, ended: ended)
     state.withLock { $0.reading = true }
-    DetachedThread.start(name: "apiary.rpc-reader") { [self] in
-      ReaderThread.enter(self)
-      self.readLoop()
-      ReaderThread.enter(nil)
-    }
+    DetachedThread.start(name: "apiary.rpc-reader") { [self] in readLoop(holding: false) }
+  }
+
+  /// Starts a reader thread that carries on with the read side, which a reader thread stuck in
+  /// an inline request holds (see ``ReaderTakeover``).
+  func takeOverReading() {
+    DetachedThread.start(name: "apiary.rpc-reader") { [self] in readLoop(holding: true) }
   }
 
   /// Number of requests waiting for their response.
@@ -180,7 +186,9 @@ package final class RPCConnection: Sendable {
   package func callBlocking(_ method: String, json params: String, seconds: Double? = nil)
     throws -> JSONValue
   {
-    if ReaderThread.isReading(for: self) { return try callOnReader(method, params) }
+    if let reader = ReaderThread.current(for: self) {
+      return try callOnReader(method, params, reader)
+    }
     let semaphore = DispatchSemaphore(value: 0)
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     // Take the read side before sending when it is free: the answer cannot come before it.
@@ -243,16 +251,41 @@ package final class RPCConnection: Sendable {
   }
 
   /// A blocking call on the reader thread: reads and answers frames until its own answer
-  /// arrives (nothing else would read it). Not bounded in time: the caller that made the
-  /// reader thread answer a request bounds the whole exchange.
-  private func callOnReader(_ method: String, _ params: String) throws -> JSONValue {
+  /// arrives (nothing else would read it), unmarked in the takeover watch meanwhile (reading, it
+  /// is not stuck). When another thread took over reading, it waits for that thread to deliver
+  /// the answer. Not bounded in time: the caller that made the reader thread answer a request
+  /// bounds the whole exchange.
+  private func callOnReader(
+    _ method: String, _ params: String, _ reader: UnsafeMutablePointer<ReaderThread>
+  ) throws
+    -> JSONValue
+  {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
-    try send(method, params) { result in outcome.withLock { $0 = result } }
-    let done = { outcome.withLock { $0 != nil } }
-    if let reason = pump(until: done, waitingSince: Spin.now(), window: spinWindow, blocking: true)
-    {
-      throw ConnectionClosed(reason: reason)
+    let answered = DispatchSemaphore(value: 0)
+    try send(method, params) { result in
+      outcome.withLock { $0 = result }
+      answered.signal()
     }
+    let done = { outcome.withLock { $0 != nil } }
+    guard takeover.end(reader.pointee.mark) else {
+      reader.pointee.leave()
+      answered.wait()
+      return try result(of: outcome)
+    }
+    switch pump(until: done, waitingSince: Spin.now(), window: spinWindow, blocking: true) {
+    case .takenOver:
+      answered.wait()
+    case .ended(let reason):
+      reader.pointee.mark = takeover.begin()
+      throw ConnectionClosed(reason: reason)
+    case .paused:
+      reader.pointee.mark = takeover.begin()
+    }
+    return try result(of: outcome)
+  }
+
+  /// The result a call's completion stored.
+  private func result(of outcome: Locked<Result<JSONValue, any Error>?>) throws -> JSONValue {
     guard let result = outcome.withLock({ $0 }) else {
       throw ConnectionClosed(reason: "no outcome")
     }
@@ -334,46 +367,86 @@ package final class RPCConnection: Sendable {
   }
 
   /// The reader thread: whenever input arrives and no caller is reading, reads it (and what
-  /// follows within the spin window, when it answered a request), until the input ends.
-  private func readLoop() {
-    while true {
-      read.waitForInput()
-      // A caller holding the read side reads what came; its release arms the watch again.
-      guard read.tryAcquire(caller: false) else { continue }
-      let reason = pump(until: { false }, waitingSince: nil, window: spinWindow, blocking: false)
-      read.release()
-      if reason != nil { return }
+  /// follows within the spin window, when it answered a request), until the input ends or
+  /// another thread takes over. `holding`: it starts with the read side, taken over from a
+  /// reader thread stuck in a request.
+  private func readLoop(holding: Bool) {
+    var holding = holding
+    ReaderThread.reading(for: self) {
+      while true {
+        if !holding {
+          read.waitForInput()
+          // A caller holding the read side reads what came; its release arms the watch again.
+          guard read.tryAcquire(caller: false) else { continue }
+        }
+        holding = false
+        takeover.reading(self)
+        let stop = pump(until: { false }, waitingSince: nil, window: spinWindow, blocking: false)
+        if case .takenOver = stop {
+          takeover.left()  // the read side is the new reader thread's
+          return
+        }
+        takeover.idle()
+        read.release()
+        if case .ended = stop { return }
+      }
     }
+  }
+
+  /// Why ``pump(until:waitingSince:window:blocking:)`` returned.
+  private enum PumpStop {
+    /// Done, or no frame came within the window: the holder may read again later.
+    case paused
+    /// The input ended, for this reason.
+    case ended(String)
+    /// Another thread took over reading while this one answered a request (see
+    /// ``ReaderTakeover``): it must not touch the read side again.
+    case takenOver
+  }
+
+  /// What ``dispatch(_:)`` did with a frame.
+  private enum Dispatched {
+    /// Not a request, or one answered on a worker.
+    case elsewhere
+    /// Answered a request on this thread.
+    case here
+    /// Answered a request on this thread, which another thread took over reading from meanwhile.
+    case takenOver
   }
 
   /// Reads and dispatches frames until `done()`, on the thread holding the read side. A call
   /// waiting for its answer since `waiting` (a value of ``Spin/now()``) keeps polling for the
   /// spin window after that and after each frame; the reader thread (`waiting` nil) only after
   /// it answered a request itself, since the peer then often sends its next one at once.
-  /// Past the window it returns, or, when `blocking`, waits in `poll`. Every whole frame read is dispatched
-  /// before it returns, so none waits for the next holder. Returns why the input ended, or nil.
+  /// Past the window it returns, or, when `blocking`, waits in `poll`. Every whole frame read is
+  /// dispatched before it returns, so none waits for the next holder, unless another thread
+  /// took over reading meanwhile (which dispatches the rest).
   private func pump(
     until done: () -> Bool, waitingSince waiting: UInt64?, window: UInt64, blocking: Bool
-  ) -> String? {
+  ) -> PumpStop {
     var lastFrame = waiting
     while true {
-      if let reason = read.endReason { return reason }
+      if let reason = read.endReason { return .ended(reason) }
       do {
         while let body = try read.frames.buffered() {
           read.lastFrame = Spin.now()
-          if dispatch(body) || waiting != nil { lastFrame = read.lastFrame }
+          switch dispatch(body) {
+          case .takenOver: return .takenOver
+          case .here: lastFrame = read.lastFrame
+          case .elsewhere: if waiting != nil { lastFrame = read.lastFrame }
+          }
         }
-        if done() { return nil }
+        if done() { return .paused }
         let idle = lastFrame.map { Spin.elapsed(since: $0) >= window } ?? true
         switch try read.frames.fill(waiting: idle && blocking) {
         case .bytes: continue
-        case .end: return inputEnded(Self.endOfInput)
+        case .end: return .ended(inputEnded(Self.endOfInput))
         case .nothing:
-          if idle { return nil }
+          if idle { return .paused }
           Spin.pause()
         }
       } catch {
-        return inputEnded("\(error)")
+        return .ended(inputEnded("\(error)"))
       }
     }
   }
@@ -402,15 +475,14 @@ package final class RPCConnection: Sendable {
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the
-  /// handler (inline ones on the reader thread only). Holder of the read side only. Returns
-  /// whether it answered a request on this thread.
-  private func dispatch(_ body: [UInt8]) -> Bool {
+  /// handler (inline ones on the reader thread only). Holder of the read side only.
+  private func dispatch(_ body: [UInt8]) -> Dispatched {
     let message: RPCMessage
     do {
       message = try RPCMessage(body)
     } catch {
       try? write(RPCMessage.error(id: .null, error))
-      return false
+      return .elsewhere
     }
     let handler = handlers.handler
     switch message {
@@ -418,13 +490,34 @@ package final class RPCConnection: Sendable {
       let completion = state.withLock { $0.inFlight.removeValue(forKey: id) }
       completion?(outcome.mapError { $0 })
     case .request(let id, let method, let params):
-      let onReader = ReaderThread.isReading(for: self) && handlers.inline(method)
-      if onReader, answer(id, method, params, handler) { return true }
+      if let reader = ReaderThread.current(for: self), handlers.inline(method) {
+        return answerInline(id, method, params, handler, reader)
+      }
       DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
     case .notification(let method, let params):
       DispatchQueue.global().async { _ = try? handler(method, params) }
     }
-    return false
+    return .elsewhere
+  }
+
+  /// Answers a request on the reader thread, marked in the takeover watch while its handler
+  /// runs (a request that throws ``HandOff`` moves to a worker). The answer is written before
+  /// the mark is looked at: a thread taken over from still answers, then stops reading.
+  private func answerInline(
+    _ id: JSONValue, _ method: String, _ params: JSONValue, _ handler: @escaping Handler,
+    _ reader: UnsafeMutablePointer<ReaderThread>
+  ) -> Dispatched {
+    reader.pointee.mark = takeover.begin()
+    let answered = answer(id, method, params, handler)
+    let leading = reader.pointee.isLeading && takeover.end(reader.pointee.mark)
+    if !answered {
+      DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
+    }
+    guard leading else {
+      reader.pointee.leave()
+      return .takenOver
+    }
+    return answered ? .here : .elsewhere
   }
 
   /// Runs `handler` for a request and writes its answer; false when it threw ``HandOff``

@@ -9,6 +9,8 @@ import ApiarySupport
 /// either. The reader thread takes it when input arrives and no caller holds it. Whoever holds
 /// it dispatches every frame it reads, so nothing waits for a particular thread, and gives it
 /// back with the watch armed again, which wakes the reader thread at once if input came since.
+/// A reader thread stuck in a request it answers itself passes it, still held, to the reader
+/// thread that takes over from it (``ReaderTakeover``).
 ///
 /// ```swift
 /// if side.tryAcquire(caller: true) {
