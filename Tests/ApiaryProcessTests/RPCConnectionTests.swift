@@ -113,6 +113,26 @@ struct Pair {
     #expect(throws: ChildDied(reason: "signal 9 after end of input")) { try outcome.get() }
   }
 
+  /// A peer whose answer is a frame that is not JSON-RPC (Python's `json.dumps` writes
+  /// `Infinity`) broke the protocol: the call it may have answered fails at once, naming what
+  /// came, not after its time limit.
+  @Test(.timeLimit(.minutes(1))) func aFrameThatIsNotJSONRPCEndsTheConnection() async throws {
+    struct Broke: Error, Equatable { let reason: String }
+    let pair = try Pair()
+    pair.host.start(handler: { _, _ in nil }, ended: { Broke(reason: $0) })
+    pair.child.start { _, _ in
+      try FrameWriter(descriptor: pair.descriptors[1]).send(
+        #"{"jsonrpc": "2.0", "id": 1, "result": Infinity}"#)
+      return nil
+    }
+    await #expect(
+      throws: Broke(reason: "malformed message: not JSON: expected a value at byte 38")
+    ) {
+      try await pair.host.call("ratio")
+    }
+    pair.breakChild()
+  }
+
   /// A peer that stops reading but keeps its output open: the write that finds its input closed
   /// fails, and the connection ends with what the owner makes of ``RPCConnection/endOfOutput``,
   /// so later calls fail at once, though no end of input ever comes.

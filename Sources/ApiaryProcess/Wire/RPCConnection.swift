@@ -412,6 +412,8 @@ package final class RPCConnection: Sendable {
     case here
     /// Answered a request on this thread, which another thread took over reading from meanwhile.
     case takenOver
+    /// Not a JSON-RPC message: the peer broke the protocol, for this reason.
+    case malformed(String)
   }
 
   /// Reads and dispatches frames until `done()`, on the thread holding the read side. A call
@@ -432,6 +434,7 @@ package final class RPCConnection: Sendable {
           read.lastFrame = Spin.now()
           switch dispatch(body) {
           case .takenOver: return .takenOver
+          case .malformed(let reason): return .ended(inputEnded(reason))
           case .here: lastFrame = read.lastFrame
           case .elsewhere: if waiting != nil { lastFrame = read.lastFrame }
           }
@@ -475,14 +478,17 @@ package final class RPCConnection: Sendable {
   }
 
   /// Acts on one frame: a response completes its request, a request or notification runs the
-  /// handler (inline ones on the reader thread only). Holder of the read side only.
+  /// handler (inline ones on the reader thread only), anything else ends the connection.
+  /// Holder of the read side only.
   private func dispatch(_ body: [UInt8]) -> Dispatched {
     let message: RPCMessage
     do {
       message = try RPCMessage(body)
     } catch {
+      // Told to the peer, as JSON-RPC asks; but the answer a call waits for may be the frame
+      // that did not parse, so the connection ends and every call in flight fails at once.
       try? write(RPCMessage.error(id: .null, error))
-      return .elsewhere
+      return .malformed("malformed message: \(error.message)")
     }
     let handler = handlers.handler
     switch message {
