@@ -686,8 +686,11 @@ public actor Kernel {
     let dependents = order.filter { other in
       states[other] == .running && (loaded[other]?.manifest.dependencies.contains(name) ?? false)
     }
+    // A module that already failed or stopped leaves its dormant dependents no worse off, so
+    // `:restart` of a failed child can remove and add it again.
+    let inService = state == .running || state == .dormant
     let dormant = order.filter { other in
-      states[wake: other]?.manifest.dependencies.contains(name) ?? false
+      inService && (states[wake: other]?.manifest.dependencies.contains(name) ?? false)
     }
     guard dependents.isEmpty, dormant.isEmpty else {
       throw .moduleInUse(module: name, dependents: dependents, dormant: dormant)

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "4d348123218928c83daaa1c1114d3302a6b8e280851cd2a926e142bdc1cbb651"
+#define APIARY_ABI_HASH "279500ceb9dba03537663c5d5e1abe8b02889f72cfa02828231118a82810bd76"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

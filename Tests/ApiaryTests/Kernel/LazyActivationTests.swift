@@ -331,6 +331,22 @@ import Testing
     await kernel.shutdown()
   }
 
+  /// A failed module leaves its dormant dependents no worse off when removed, so it can be
+  /// removed and added again (as `:restart` does for a child that failed for good).
+  @Test func aFailedModuleADormantOneDependsOnIsRemoved() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal, isOptional: true, config: ["fail": "setUp"]),
+      LazyFixture.module(
+        "lazy", journal: journal, dependencies: ["base"], targets: [LazyFixture.calc]),
+    ])
+    try await kernel.boot()
+    try await kernel.remove("base")
+    try await kernel.add(Fixture.module("base", journal: journal))
+    #expect(try LazyFixture.add(kernel.mediator, 1, 2) == 3)
+    await kernel.shutdown()
+  }
+
   @Test func aTriggerAfterShutdownGetsATypedError() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
