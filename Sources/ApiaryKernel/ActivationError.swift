@@ -28,7 +28,12 @@ public struct ActivationError: Error, Sendable, CustomStringConvertible {
     self.cause = cause
   }
 
+  /// No hook ran when a dependency is unavailable, so no phase is named:
+  /// `lazy module 'search' failed to wake (request): its dependency 'store' failed`.
   public var description: String {
-    "lazy module '\(module)' failed to wake in \(phase) (\(trigger)): \(cause)"
+    guard !(cause is UnavailableDependency) else {
+      return "lazy module '\(module)' failed to wake (\(trigger)): \(cause)"
+    }
+    return "lazy module '\(module)' failed to wake in \(phase) (\(trigger)): \(cause)"
   }
 }

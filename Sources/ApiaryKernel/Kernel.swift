@@ -686,7 +686,15 @@ public actor Kernel {
     let dependents = order.filter { other in
       states[other] == .running && (loaded[other]?.manifest.dependencies.contains(name) ?? false)
     }
-    guard dependents.isEmpty else { throw .moduleInUse(module: name, dependents: dependents) }
+    // A module that already failed or stopped leaves its dormant dependents no worse off, so
+    // `:restart` of a failed child can remove and add it again.
+    let inService = state == .running || state == .dormant
+    let dormant = order.filter { other in
+      inService && (states[wake: other]?.manifest.dependencies.contains(name) ?? false)
+    }
+    guard dependents.isEmpty, dormant.isEmpty else {
+      throw .moduleInUse(module: name, dependents: dependents, dormant: dormant)
+    }
     if state == .running { await tearDownAll([name]) }
     unregister(name)
     states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
@@ -893,7 +901,17 @@ public actor Kernel {
     do {
       try await wakeDependencies(of: manifest)
     } catch {
-      return failure(.load, error)
+      // A dependency that failed, was skipped or removed will not come back: an optional module
+      // fails for good; one that went back to sleep may wake at the next trigger.
+      guard let reason = blockingReason(manifest) else { return failure(.load, error) }
+      let cause = UnavailableDependency(reason: reason)
+      report(name, .activate, .failed(cause), clock.now - began, trigger: trigger)
+      if manifest.isOptional {
+        states[wake: name] = nil
+        unregister(name)
+        states[name] = .failed(phase: .load, reason: "\(cause)")
+      }
+      return failure(.load, cause)
     }
     states[wake: name] = nil
     let context = makeContext(manifest, woken: true)

@@ -63,8 +63,12 @@ extension KernelError {
       details: .dependencyNotRunning(module: module, dependency: dependency))
   }
 
-  package static func moduleInUse(module: String, dependents: [String]) -> Self {
-    Self(code: .moduleInUse, details: .moduleInUse(module: module, dependents: dependents))
+  package static func moduleInUse(module: String, dependents: [String], dormant: [String] = [])
+    -> Self
+  {
+    Self(
+      code: .moduleInUse,
+      details: .moduleInUse(module: module, dependents: dependents, dormant: dormant))
   }
 
   package static func interrupted(operation: String) -> Self {
@@ -98,7 +102,7 @@ extension ErrorCode where Domain == KernelError {
   /// A module cannot be added because a dependency is not running.
   package static var dependencyNotRunning: Self { Self("dependencyNotRunning") }
 
-  /// A module cannot be removed while running modules depend on it.
+  /// A module cannot be removed while running or dormant modules depend on it.
   public static var moduleInUse: Self { Self("moduleInUse") }
 
   /// A shutdown was requested while the operation (`boot`, `add`) was in progress; what it had
@@ -124,8 +128,8 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
   case duplicateModule(String)
   /// A module cannot be added because a dependency is not running.
   case dependencyNotRunning(module: String, dependency: String)
-  /// A module cannot be removed while running modules depend on it.
-  case moduleInUse(module: String, dependents: [String])
+  /// A module cannot be removed while running (`dependents`) or dormant modules depend on it.
+  case moduleInUse(module: String, dependents: [String], dormant: [String])
   /// A shutdown was requested while the operation (`boot`, `add`) was in progress; what it had
   /// started is torn down.
   case interrupted(operation: String)
@@ -148,8 +152,11 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
     case .duplicateModule(let name): "a module named '\(name)' is already loaded"
     case .dependencyNotRunning(let module, let dependency):
       "module '\(module)' depends on '\(dependency)', which is not running"
-    case .moduleInUse(let module, let dependents):
-      "module '\(module)' is needed by running modules: \(dependents.joined(separator: ", "))"
+    case .moduleInUse(let module, let dependents, let dormant):
+      "module '\(module)' is needed by "
+        + (dependents.isEmpty ? "" : "running modules: \(dependents.joined(separator: ", "))")
+        + (dependents.isEmpty || dormant.isEmpty ? "" : "; ")
+        + (dormant.isEmpty ? "" : "dormant modules: \(dormant.joined(separator: ", "))")
     case .interrupted(let operation):
       "could not \(operation): shutdown was requested meanwhile"
     }

@@ -56,6 +56,34 @@ import Testing
     #expect(lines.contains("x            running") && lines.contains("y            running"))
   }
 
+  /// A file whose second module fails loads nothing: the first is withdrawn, so the fixed file
+  /// loads. It stayed, and the fixed file was refused ("a module named 'y' is already loaded").
+  @Test func aFailedLoadWithdrawsTheFilesOtherModulesAndCanBeRetried() throws {
+    let library = PluginPackage.faults.library("FaultPlugin").path
+    func file(_ config: String) -> String {
+      let module =
+        #"{"type": "FaultPlugin.FaultModule", "library": "\#(library)", "version": "1.0.0""#
+      return #"{"schemaVersion": 1, "modules": [\#(module), "name": "x", "dependencies": ["y"]"#
+        + #", "config": \#(config)}, \#(module), "name": "y"}]}"#
+    }
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
+      "broken.json": file(#"{"floodStandardError": "many"}"#),
+      "fixed.json": file("{}"),
+    ])
+    let input = ":load \(app.path)/broken.json\n:modules\n:load \(app.path)/fixed.json\n:modules\n"
+    let result = try HostProcess.run(["run", "--quiet", app.path], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    try #require(lines.count == 5, "\(lines)")
+    #expect(
+      lines[0].hasPrefix("error: loading 'x' failed: module 'x' failed in setUp: "), "\(lines)")
+    #expect(lines[0].hasSuffix("; withdrew the file's other modules: 'y'"), "\(lines)")
+    #expect(lines[1] == "y            stopped", "\(lines)")
+    #expect(lines[2] == "loaded 'x', 'y'", "\(lines)")
+    #expect(lines[3...] == ["y            running", "x            running"], "\(lines)")
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {

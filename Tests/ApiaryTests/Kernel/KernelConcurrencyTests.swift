@@ -102,7 +102,8 @@ import Testing
     await #expect {
       try await remove.value
     } throws: { error in
-      guard case .moduleInUse(let module, let dependents)? = (error as? KernelError)?.details else {
+      guard case .moduleInUse(let module, let dependents, _)? = (error as? KernelError)?.details
+      else {
         return false
       }
       return module == "base" && dependents == ["plugin"]

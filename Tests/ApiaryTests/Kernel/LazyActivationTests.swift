@@ -287,6 +287,66 @@ import Testing
     #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp"])
   }
 
+  /// It stayed dormant, and the trigger got "failed to wake in load: module 'lazy' depends on
+  /// 'base', which is not running", naming no phase that ran.
+  @Test func anOptionalModuleWhoseDependencyFailedIsMarkedFailedWhenTriggered() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal, isOptional: true, config: ["fail": "setUp"]),
+      LazyFixture.module(
+        "lazy", journal: journal, dependencies: ["base"], isOptional: true,
+        targets: [LazyFixture.calc]),
+    ])
+    try await kernel.boot()
+    await #expect {
+      try await kernel.activate("lazy")
+    } throws: { error in
+      "\(error)" == "lazy module 'lazy' failed to wake (request): its dependency 'base' failed"
+    }
+    #expect(
+      await kernel.state(of: "lazy")
+        == .failed(phase: .load, reason: "its dependency 'base' failed"))
+    #expect(!kernel.mediator.hasTarget("calc"))
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("lazy", in: journal).isEmpty)
+  }
+
+  /// As with a running dependent: removing `base` would leave `lazy` unable to wake.
+  @Test func aModuleADormantOneDependsOnIsNotRemoved() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal),
+      LazyFixture.module(
+        "lazy", journal: journal, dependencies: ["base"], targets: [LazyFixture.calc]),
+    ])
+    try await kernel.boot()
+    await #expect {
+      try await kernel.remove("base")
+    } throws: { error in
+      "\(error)" == "module 'base' is needed by dormant modules: lazy"
+    }
+    #expect(await kernel.state(of: "base") == .running)
+    try await kernel.remove("lazy")
+    try await kernel.remove("base")
+    await kernel.shutdown()
+  }
+
+  /// A failed module leaves its dormant dependents no worse off when removed, so it can be
+  /// removed and added again (as `:restart` does for a child that failed for good).
+  @Test func aFailedModuleADormantOneDependsOnIsRemoved() async throws {
+    let journal = Journal.new()
+    let kernel = try LazyFixture.kernel([
+      Fixture.module("base", journal: journal, isOptional: true, config: ["fail": "setUp"]),
+      LazyFixture.module(
+        "lazy", journal: journal, dependencies: ["base"], targets: [LazyFixture.calc]),
+    ])
+    try await kernel.boot()
+    try await kernel.remove("base")
+    try await kernel.add(Fixture.module("base", journal: journal))
+    #expect(try LazyFixture.add(kernel.mediator, 1, 2) == 3)
+    await kernel.shutdown()
+  }
+
   @Test func aTriggerAfterShutdownGetsATypedError() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
