@@ -69,6 +69,26 @@ import Testing
     #expect(lines[7].hasPrefix("search       running"))
   }
 
+  /// A child that prints a line that is not a frame and exits fails the boot with what it
+  /// printed, not with "the stream ended inside a frame".
+  @Test func aChildPrintingNoFrameSaysWhatItPrinted() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
+      "modules/hello.json": """
+      {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
+       "placement": "process", "command": ["/bin/sh", "-c", "echo hello"]}]}
+      """,
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "failed in setUp: module 'hello' (pid "), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("): broke the wire protocol (malformed frame header: hello); ended"),
+      "\(result.stderr)")
+  }
+
   /// `apiary child` on a connection whose first frame does not parse reports the broken
   /// connection and exits 1; the host closing its input (end of input) is the clean end, 0.
   @Test func aChildOnABrokenConnectionSaysSoAndFails() throws {
