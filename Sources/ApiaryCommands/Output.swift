@@ -21,6 +21,12 @@ import Apiary
 /// ```
 enum Output {
   static func out(_ line: String) { send([line], to: STDOUT_FILENO) }
+  /// Writes a command's one result (`apiary call`); why it could not be written whole (a
+  /// closed pipe, a full device), which the command then fails with. Elsewhere (the `run`
+  /// prompt, which must go on to shut down cleanly) what cannot be written is dropped.
+  static func result(_ line: String) -> String? {
+    send([line], to: STDOUT_FILENO).map { String(cString: strerror($0)) }
+  }
   static func out(lines: some Sequence<String>) { send(lines, to: STDOUT_FILENO) }
   static func err(_ line: String) { send([line], to: STDERR_FILENO) }
   static func err(lines: some Sequence<String>) { send(lines, to: STDERR_FILENO) }
@@ -29,13 +35,15 @@ enum Output {
   /// not host text but the result itself.
   static func raw(_ text: String) { StandardStreams.send(text, to: STDOUT_FILENO) }
 
-  private static func send(_ lines: some Sequence<String>, to descriptor: Int32) {
+  @discardableResult
+  private static func send(_ lines: some Sequence<String>, to descriptor: Int32) -> Int32? {
     var text = ""
     for line in lines {
       text += ControlCharacters.escaped(line)
       text += "\n"
     }
-    StandardStreams.send(text, to: descriptor)  // whole: no other thread's output lands inside
+    // Whole: no other thread's output lands inside.
+    return StandardStreams.send(text, to: descriptor)
   }
 }
 
@@ -47,7 +55,8 @@ extension String {
 /// Exit statuses of the `apiary` executable.
 enum ExitStatus {
   static let success: Int32 = 0
-  /// Invalid manifests, a failed boot, a refused call, or `call`/`inspect` stopped by a signal.
+  /// Invalid manifests, a failed boot, a refused call, a result `call` could not write, or
+  /// `call`/`inspect` stopped by a signal.
   static let failure: Int32 = 1
   /// A command line that does not parse.
   static let usage: Int32 = 2

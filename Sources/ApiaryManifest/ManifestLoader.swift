@@ -69,9 +69,10 @@ package struct ManifestLoader: Sendable {
     let files = FileManager.default
     let candidates = ["app.json", "app.plist"].map { Self.join(directory, $0) }
     // A symbolic link to nothing is the application manifest, which then cannot be read.
-    let appFile = candidates.first { file in
+    func exists(_ file: String) -> Bool {
       files.fileExists(atPath: file) || (try? files.destinationOfSymbolicLink(atPath: file)) != nil
     }
+    let appFile = candidates.first(where: exists)
     guard let appFile else {
       let message =
         switch FileKind(path: directory) {
@@ -84,6 +85,13 @@ package struct ManifestLoader: Sendable {
       ])
     }
     var set = ManifestSet(files: [appFile])
+    if appFile == candidates[0], exists(candidates[1]) {
+      set.problems.append(
+        ManifestProblem(
+          .duplicateName, at: SourceLocation(file: candidates[1]),
+          "both app.json and app.plist are here; the application manifest is app.json (remove one)"
+        ))
+    }
     var modulePaths: [(path: String, location: SourceLocation)] = []
     do {
       let decoded = Self.decodeApplication(

@@ -45,7 +45,8 @@ package struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertib
     case invalidValue
     /// `schemaVersion` is not one this build reads.
     case unsupportedSchemaVersion
-    /// Two modules, targets, actions, parameters or services with the same name.
+    /// Two modules, targets, actions, parameters or services with the same name, or both
+    /// `app.json` and `app.plist` in one manifests directory.
     case duplicateName
     /// A dependency on a module that is not declared.
     case unknownDependency

@@ -240,7 +240,7 @@ struct XMLPropertyList {
   }
 
   private mutating func entity(into utf8: inout [UInt8]) throws(ManifestProblem) {
-    let end = try position(of: ";", what: "entity", within: 12)
+    let end = try position(of: ";", what: "entity", within: 12 + leadingZerosOfReference())
     let body = Array(bytes[(index + 1)..<end])
     index = end + 1
     let named: [String: UInt8] = ["amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27]
@@ -259,6 +259,18 @@ struct XMLPropertyList {
       throw tree.syntax("expected &amp; &lt; &gt; &quot; &apos; or a character reference")
     }
     UTF8.encode(unicode) { utf8.append($0) }
+  }
+
+  /// How many `0`s start the digits of the character reference at the index (`&#00065;`,
+  /// `&#x0041;`); they do not count against its length.
+  private func leadingZerosOfReference() -> Int {
+    var digits = index + 1
+    guard digits < bytes.count, bytes[digits] == UInt8(ascii: "#") else { return 0 }
+    digits += 1
+    if digits < bytes.count, bytes[digits] == UInt8(ascii: "x") { digits += 1 }
+    var end = digits
+    while end < bytes.count, bytes[end] == UInt8(ascii: "0") { end += 1 }
+    return end - digits
   }
 
   // MARK: Bytes

@@ -13,15 +13,17 @@
 /// the lock a result could land in the middle of a child's long line (`2>&1 | tee`). Standard
 /// output and error share one lock when they are the same file; otherwise each has its own,
 /// so a stream nobody reads holds up only its own writers. When the other end is gone (a
-/// closed pipe, once the host ignores `SIGPIPE`) or the device is full, the rest is dropped.
+/// closed pipe, once the host ignores `SIGPIPE`) or the device is full, the rest is dropped and
+/// the error number returned, for a command whose one result it was.
 ///
 /// ```swift
 /// StandardStreams.send("[search] rebuilding index\n", to: STDERR_FILENO)
 /// ```
 package enum StandardStreams {
-  package static func send(_ text: String, to descriptor: Int32) {
+  @discardableResult
+  package static func send(_ text: String, to descriptor: Int32) -> Int32? {
     let lock = descriptor == STDOUT_FILENO ? outputLock : errorLock
-    lock.withLock { _ in writeAll(text, to: descriptor) }
+    return lock.withLock { _ in writeAll(text, to: descriptor) }
   }
 
   private static let errorLock = Locked(())
@@ -35,10 +37,10 @@ package enum StandardStreams {
   }()
 
   /// Writes all of `text`, waiting while a non-blocking descriptor (one another process set so)
-  /// is full.
-  private static func writeAll(_ text: String, to descriptor: Int32) {
+  /// is full; the error number when it could not.
+  private static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
     var text = text
-    text.withUTF8 { bytes in
+    return text.withUTF8 { bytes in
       var rest = UnsafeRawBufferPointer(bytes)
       while !rest.isEmpty {
         let written = write(descriptor, rest.baseAddress, rest.count)
@@ -48,9 +50,10 @@ package enum StandardStreams {
           _ = poll(&ready, 1, -1)
           continue
         }
-        guard written > 0 else { return }
+        guard written > 0 else { return written < 0 ? errno : EIO }
         rest = UnsafeRawBufferPointer(rebasing: rest[written...])
       }
+      return nil
     }
   }
 }

@@ -69,6 +69,26 @@ import Testing
     #expect(lines[7].hasPrefix("search       running"))
   }
 
+  /// A child that prints a line that is not a frame and exits fails the boot with what it
+  /// printed, not with "the stream ended inside a frame".
+  @Test func aChildPrintingNoFrameSaysWhatItPrinted() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
+      "modules/hello.json": """
+      {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
+       "placement": "process", "command": ["/bin/sh", "-c", "echo hello"]}]}
+      """,
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "failed in setUp: module 'hello' (pid "), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("): broke the wire protocol (malformed frame header: hello); ended"),
+      "\(result.stderr)")
+  }
+
   /// `apiary child` on a connection whose first frame does not parse reports the broken
   /// connection and exits 1; the host closing its input (end of input) is the clean end, 0.
   @Test func aChildOnABrokenConnectionSaysSoAndFails() throws {
@@ -103,10 +123,10 @@ import Testing
   }
 
   /// A host with a child ignores `SIGPIPE`, so a result written to a pipe that nobody reads
-  /// fails with `EPIPE`: the host drops it and exits as usual. (Foundation's `FileHandle.write`,
-  /// which wrote it before, trapped on that error.) The pipe's read end is closed before the
-  /// host starts, so no write can come first.
-  @Test func aResultForAClosedPipeIsDroppedWithoutACrash() throws {
+  /// fails with `EPIPE`: the host says so in one line and exits with 1, as other Unix tools do.
+  /// (Foundation's `FileHandle.write`, which wrote it before, trapped on that error.) The pipe's
+  /// read end is closed before the host starts, so no write can come first.
+  @Test func aResultForAClosedPipeFailsWithoutACrash() throws {
     let directory = try Self.manifests()
     let process = Process()
     process.executableURL = HostProcess.executable
@@ -122,8 +142,11 @@ import Testing
     let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationReason == .exit, "\(stderr)")
-    #expect(process.terminationStatus == 0, "\(stderr)")
-    #expect(!stderr.contains("Fatal error"), "\(stderr)")
+    #expect(process.terminationStatus == 1, "\(stderr)")
+    #expect(
+      stderr.split(separator: "\n").filter { $0.hasPrefix("error") } == [
+        "error: could not write the result: Broken pipe"
+      ], "\(stderr)")
   }
 
   @Test func inspectShowsTheProxyAndValidateAcceptsThePlacement() throws {

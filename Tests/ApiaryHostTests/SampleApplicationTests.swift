@@ -77,6 +77,32 @@ import Testing
     #expect(malformed.stderr.contains("error:"))
   }
 
+  /// A result `apiary call` cannot write (standard output on a full device) fails the call
+  /// with one line on standard error, as other Unix tools do; JSON output too.
+  @Test func aResultThatCannotBeWrittenFailsTheCall() throws {
+    for format in ["text", "json"] {
+      let process = Process()
+      process.executableURL = HostProcess.executable
+      process.arguments = [
+        "call", "notebook://notes/list", "--manifests", HostProcess.manifests, "--format", format,
+      ]
+      process.currentDirectoryURL = HostProcess.temporaryDirectory()
+      let error = Pipe()
+      process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+      process.standardError = error
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      let stderr = String(
+        decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 1, "\(stderr)")
+      #expect(
+        stderr.split(separator: "\n").filter { $0.hasPrefix("error") } == [
+          "error: could not write the result: No space left on device"
+        ], "\(stderr)")
+    }
+  }
+
   /// Standard output closed by its reader (`apiary run | head -1`): results are dropped, and
   /// at the end of input every module is still torn down. The first result killed the host
   /// (SIGPIPE, status 141), without shutting anything down, unless it had a child process.

@@ -108,4 +108,26 @@ import Testing
       try frames("Content-Length: \(1 << 40)\r\n\r\n")
     }
   }
+
+  /// Input that ends before a whole header is malformed when a line of it cannot be a header
+  /// (no `:`; at the end a partial line is final), quoting its start with control characters
+  /// escaped; a header cut short is truncated.
+  @Test func inputEndingInsideAHeaderSaysWhatCame() {
+    #expect(throws: FrameError.badHeader("hello")) { try frames("hello\n") }
+    #expect(throws: FrameError.badHeader("hello")) { try frames("hello") }
+    #expect(throws: FrameError.badHeader("X-Y")) { try frames("Content-Length: 2\r\nX-Y\r\n") }
+    #expect(throws: FrameError.badHeader("\\u001B[2Jhi")) { try frames("\u{1B}[2Jhi\r\n") }
+    let long = String(repeating: "a", count: 100)
+    #expect(throws: FrameError.badHeader(String(repeating: "a", count: 40) + "…")) {
+      try frames(long)
+    }
+    #expect(throws: FrameError.badHeader(String(repeating: "a", count: 39) + "…")) {
+      try frames(String(repeating: "a", count: 39) + "é" + long)
+    }
+    #expect(throws: FrameError.truncated) { try frames("Content-Length: 2\r\n") }
+    #expect(throws: FrameError.truncated) { try frames("Content-Length: 1") }
+    #expect(throws: FrameError.truncated) { try frames("\r\n") }
+    #expect(
+      FrameError.badHeader("hello").description == "malformed frame header: hello")
+  }
 }

@@ -11,7 +11,8 @@ enum CallCommand: HostCommand {
     Boots the application in DIR (default \(Host.defaultManifests)), performs the remote call URL
     (scheme://target/action?key=value) under the remote policy — the application's scheme, an
     action declared "remote": true, parameters that fit its declaration — prints the result (as
-    JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails.
+    JSON when it can be), and shuts down. Exits with 1 when the call is refused or fails, or
+    its result cannot be written (a closed pipe, a full device).
 
     SIGINT or SIGTERM abandons the call and shuts down (exit status 1); if that takes longer
     than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut). A second signal exits at
@@ -53,9 +54,13 @@ enum CallCommand: HostCommand {
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
         let result = try await kernel.mediator.open(url)
-        Output.out(
+        let text =
           try format == .json
-            ? CallReport.success(url: url, result: result) : ResultRenderer.render(result))
+          ? CallReport.success(url: url, result: result) : ResultRenderer.render(result)
+        if let failure = Output.result(text) {
+          Output.err("error: could not write the result: \(failure)")
+          return ExitStatus.failure
+        }
         return ExitStatus.success
       } catch {
         return failed(error, hint: await NotFoundHint.text(for: error, in: kernel))

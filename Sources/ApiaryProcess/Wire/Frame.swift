@@ -110,12 +110,35 @@ package struct FrameReader {
       }
       if count < 0 { throw .readFailed(errno: errno) }
       if count == 0 {
-        if start < buffer.count { throw .truncated }
+        if start < buffer.count { throw endedInsideFrame() }
         return .end
       }
       buffer.append(contentsOf: chunk[..<count])
       return .bytes
     }
+  }
+
+  /// Why the input ended inside a frame: before a whole header, a line that cannot be a header
+  /// line (no `:`; at the end even a partial line is final) is malformed, quoted by its first
+  /// 40 bytes; anything else is truncated.
+  private func endedInsideFrame() -> FrameError {
+    guard headerEnd() == nil else { return .truncated }
+    var lineStart = start
+    while lineStart < buffer.count {
+      var lineEnd = lineStart
+      while lineEnd < buffer.count, buffer[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+      let next = lineEnd + 1
+      if lineEnd > lineStart, buffer[lineEnd - 1] == 13 { lineEnd -= 1 }  // "\r"
+      if lineEnd > lineStart, !buffer[lineStart..<lineEnd].contains(58) {  // ":"
+        var cut = min(lineEnd, lineStart + 40)
+        // Not inside a UTF-8 sequence.
+        while cut < lineEnd, cut > lineStart, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }
+        let text = String(decoding: buffer[lineStart..<cut], as: UTF8.self)
+        return .badHeader(ControlCharacters.escaped(text) + (cut < lineEnd ? "…" : ""))
+      }
+      lineStart = next
+    }
+    return .truncated
   }
 
   /// Sets `O_NONBLOCK` on `descriptor` if it is a pipe or a socket; returns whether it did.

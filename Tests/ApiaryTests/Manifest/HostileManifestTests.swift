@@ -166,4 +166,27 @@ struct HostileManifestTests {
         ).utf8), file: "m.plist")
     #expect(text.problems.first?.message.contains("found string \"a&<b>A\"") == true)
   }
+
+  /// Leading zeros do not count against the length of a character reference; a reference with
+  /// no `;` nearby is still unterminated.
+  @Test func characterReferencesMayHaveLeadingZeros() {
+    func string(_ text: String) -> [String] {
+      let data = Data(plist("<dict><key>\(text)</key><true/></dict>").utf8)
+      return ManifestLoader.decodeModules(data, file: "m.plist").problems.map(\.message)
+    }
+    let zeros = String(repeating: "0", count: 40)
+    #expect(string("&#0000000000065;") == string("A"))
+    #expect(string("&#x\(zeros)41;") == string("A"))
+    #expect(string("&#\(zeros)1114111;") == string("\u{10FFFF}"))
+    for reference in ["&#\(zeros)65", "&#\(zeros)1234567890123;", "&#x\(zeros)123456789;"] {
+      #expect(string(reference) == ["not a valid property list: unterminated entity"])
+    }
+    for reference in ["&#\(zeros);", "&#\(zeros)1114112;"] {
+      #expect(
+        string(reference) == [
+          "not a valid property list: expected &amp; &lt; &gt; &quot; &apos; or a character "
+            + "reference"
+        ])
+    }
+  }
 }

@@ -249,6 +249,23 @@ struct ManifestLoaderTests {
         + "directory")
   }
 
+  /// With both application manifests, `app.json` is read and the ignored `app.plist` is a problem.
+  @Test func bothApplicationManifestsAreAProblemAtTheIgnoredOne() throws {
+    let directory = try ManifestDirectory()
+    try directory.write(
+      "app.json", #"{"schemaVersion": 1, "name": "N", "scheme": "n", "modules": []}"#)
+    try directory.write("app.plist", "not even a property list")
+    let set = loader.load(directory: directory.path)
+    #expect(set.application?.name == "N")
+    #expect(set.problems.map(\.kind) == [.duplicateName])
+    #expect(
+      set.problems.map(\.description) == [
+        "\(directory.path)/app.plist: both app.json and app.plist are here; the application "
+          + "manifest is app.json (remove one)"
+      ])
+    #expect(set.files == ["\(directory.path)/app.json"])
+  }
+
   @Test func unreadableManifestsSayWhy() throws {
     let directory = try ManifestDirectory()
     let path = directory.path
