@@ -70,13 +70,14 @@ import Testing
   }
 
   /// A child that prints a line that is not a frame and exits fails the boot with what it
-  /// printed, not with "the stream ended inside a frame".
+  /// printed, not with "the stream ended inside a frame". It exits once it read the first line
+  /// of the handshake, so the host's write cannot find its input closed first.
   @Test func aChildPrintingNoFrameSaysWhatItPrinted() throws {
     let directory = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
       "modules/hello.json": """
       {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
-       "placement": "process", "command": ["/bin/sh", "-c", "echo hello"]}]}
+       "placement": "process", "command": ["/bin/sh", "-c", "echo hello; read line"]}]}
       """,
     ])
     let result = try HostProcess.run(["run", directory.path, "--quiet"])
