@@ -210,6 +210,7 @@ package final class ChildProcess: Sendable {
     whenEnded { _ in Deadlines.shared.cancel(token) }
   }
 
+  /// `duration` in seconds, as Dispatch's waits take it.
   package static func seconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return Double(seconds) + Double(attoseconds) * 1e-18
