@@ -17,7 +17,7 @@ import Testing
     .deletingLastPathComponent().appendingPathComponent("Fixtures/ProcessPlacement/greeter.py").path
   static let python = ProcessPlacement.onPath("python3")
 
-  private func kernel() throws -> Kernel {
+  private func kernel(healthCheck: HealthCheckManifest? = nil) throws -> Kernel {
     let catalog = TypeCatalog()
     ProcessPlacement.prepare(catalog)
     catalog.register(NotesModule.self)
@@ -47,8 +47,9 @@ import Testing
             ActionManifest(
               name: "gather", parameters: [ParameterManifest(name: "count", kind: .int)],
               timeout: 600),
+            ActionManifest(name: "hang", timeout: 600),
           ])
-      ], placement: .process)
+      ], placement: .process, healthCheck: healthCheck)
     let proxy = ProcessPlacement.proxy(
       for: greeter, command: [Self.python ?? "python3", Self.script])
     return try Kernel(
@@ -112,15 +113,30 @@ import Testing
     }
     let kernel = try kernel()
     try await kernel.boot()
-    let mediator = kernel.mediator
-    let pool = ProcessInfo.processInfo.activeProcessorCount
-    let count = pool + 3
+    let count = Self.pool + 3
+    let results = await Self.callsHoldingThePool(
+      kernel.mediator, "gather", params: ["count": count], count: count)
+    for result in results {
+      #expect(result.hasPrefix("module 'greeter' (pid "), "\(result)")
+      #expect(result.hasSuffix("): exited with status 3"), "\(result)")
+    }
+    await kernel.shutdown()
+  }
+
+  static var pool: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+  /// Makes `count` synchronous calls of greeter's `action` at once, each of the pool's threads
+  /// holding one and the others on threads of their own, and returns how each ended (its
+  /// error's description); expects them all to end within 120 s.
+  static func callsHoldingThePool(
+    _ mediator: Mediator, _ action: String, params: [String: any Sendable] = [:], count: Int
+  ) async -> [String] {
     let outcomes = Locked<[String]>([])
     let ended = DispatchSemaphore(value: 0)
     let call: @Sendable () -> Void = {
       let outcome: String
       do {
-        _ = try mediator.perform(target: "greeter", action: "gather", params: ["count": count])
+        _ = try mediator.perform(target: "greeter", action: action, params: params)
         outcome = "answered"
       } catch {
         outcome = "\(error)"
@@ -141,9 +157,27 @@ import Testing
     #expect(allEnded)
     let results = outcomes.withLock { $0 }
     #expect(results.count == count)
+    return results
+  }
+
+  /// The child stops serving while synchronous callers hold every thread of Swift's pool, and a
+  /// few more on threads of their own, wait for it: its health check, which needs no thread of
+  /// the pool, finds the ping unanswered, and the calls fail at once naming the hang, not after
+  /// the action's 600 s. It runs alone, in a test process of its own (see above).
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aHungChildIsFoundWhileCallersHoldThePool() async throws {
+    guard AloneTestProcess.isAlone else {
+      return try await AloneTestProcess.run(
+        "ProcessModuleTests/aHungChildIsFoundWhileCallersHoldThePool")
+    }
+    let kernel = try kernel(healthCheck: HealthCheckManifest(interval: 0.05, timeout: 1))
+    try await kernel.boot()
+    let results = await Self.callsHoldingThePool(kernel.mediator, "hang", count: Self.pool + 3)
     for result in results {
       #expect(result.hasPrefix("module 'greeter' (pid "), "\(result)")
-      #expect(result.hasSuffix("): exited with status 3"), "\(result)")
+      #expect(
+        result.hasSuffix("): no answer to a health check ping within 1.0 seconds; killed"),
+        "\(result)")
     }
     await kernel.shutdown()
   }

@@ -228,7 +228,7 @@ public final class ProcessModule: Module {
   /// What a request's `error` means to the module's caller: the child's error object a
   /// ``ChildCallError``, a connection that closed (the child closed its input) a
   /// ``ProcessModuleError``; anything else as it is.
-  private static func failure(_ error: any Error, of link: ProcessLink) -> any Error {
+  static func failure(_ error: any Error, of link: ProcessLink) -> any Error {
     switch error {
     case let error as RPCError: ChildCallError(module: link.module, error)
     case let closed as ConnectionClosed:

@@ -210,7 +210,8 @@ package final class ChildProcess: Sendable {
     whenEnded { _ in Deadlines.shared.cancel(token) }
   }
 
-  private static func seconds(_ duration: Duration) -> Double {
+  /// `duration` in seconds, as Dispatch's waits take it.
+  package static func seconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return Double(seconds) + Double(attoseconds) * 1e-18
   }

@@ -21,7 +21,20 @@ extension ProcessModule {
   }
 
   private static func supervised(_ process: ChildProcess, _ link: ProcessLink) -> SupervisedChild {
-    SupervisedChild(process: process, ping: { try await call(link, "ping") })
+    SupervisedChild(
+      process: process, ping: { try await call(link, "ping") },
+      pingBlocking: { seconds in try pingBlocking(link, seconds: seconds) })
+  }
+
+  /// A ping that needs no thread of Swift's pool, for the health check's own thread.
+  private static func pingBlocking(_ link: ProcessLink, seconds: Double) throws {
+    do {
+      _ = try link.connection.callBlocking("ping", seconds: seconds)
+    } catch let timedOut as CallTimedOut {
+      throw timedOut
+    } catch {
+      throw failure(error, of: link)
+    }
   }
 
   /// A new child for a restart: the module's command again (so a rebuilt plugin library is

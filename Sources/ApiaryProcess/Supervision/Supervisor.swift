@@ -8,19 +8,27 @@ import ApiarySupport
 #endif
 
 /// A running child as the placement code hands it to a ``Supervisor``: the process, after its
-/// handshake, and how to ping it.
+/// handshake, and how to ping it: `pingBlocking`, when given, pings without Swift's pool (it
+/// gets the timeout in seconds and throws ``CallTimedOut`` past it), and the health check then
+/// runs as a ``HealthWatch``.
 package struct SupervisedChild: Sendable {
   package var process: ChildProcess
   package var ping: @Sendable () async throws -> Void
+  package var pingBlocking: (@Sendable (Double) throws -> Void)?
 
-  package init(process: ChildProcess, ping: @escaping @Sendable () async throws -> Void) {
+  package init(
+    process: ChildProcess, ping: @escaping @Sendable () async throws -> Void,
+    pingBlocking: (@Sendable (Double) throws -> Void)? = nil
+  ) {
     self.process = process
     self.ping = ping
+    self.pingBlocking = pingBlocking
   }
 }
 
 /// Owns the life of one module's child process: starts it through the placement code's
-/// `launch` closure (spawn and handshake), watches its exit, runs its ``HealthCheck``, restarts
+/// `launch` closure (spawn and handshake), watches its exit, runs its ``HealthCheck`` (as a
+/// ``HealthWatch``, off Swift's pool, when the child has a blocking ping), restarts
 /// it per its ``RestartPolicy`` with ``Backoff``, and reports each step as a
 /// ``SupervisorEvent``.
 ///
@@ -52,8 +60,11 @@ package actor Supervisor {
   /// exit, hang or scheduled restart recognises itself and does nothing.
   private var generation = 0
   private var failuresSinceManualRestart = 0
-  private var hang: (generation: Int, failure: HealthFailure)?
+  /// The last health check failure and the generation of its child; set off the actor by a
+  /// ``HealthWatch``.
+  private let hang = Locked<(generation: Int, failure: HealthFailure)?>(nil)
   private var tasks: [Task<Void, Never>] = []
+  private var watch: HealthWatch?
   private var waiters: [Int: CheckedContinuation<SupervisedChild, any Error>] = [:]
   private var nextWaiter = 0
 
@@ -211,7 +222,12 @@ package actor Supervisor {
         let exit = await child.process.exit()
         self.ended(expected, exit: exit)
       })
-    if let healthCheck {
+    if let healthCheck, let ping = child.pingBlocking {
+      watch = HealthWatch.start(
+        interval: .manifestSeconds(healthCheck.interval),
+        timeout: .manifestSeconds(healthCheck.timeout), ping: ping
+      ) { [self] failure in hungAtOnce(expected, failure, child) }
+    } else if let healthCheck {
       let check = HealthCheck(healthCheck, sleep: sleep, ping: child.ping)
       tasks.append(
         Task {
@@ -223,7 +239,16 @@ package actor Supervisor {
 
   private func hung(_ expected: Int, _ failure: HealthFailure) {
     guard generation == expected, status.state != .stopped, let child = current else { return }
-    hang = (expected, failure)
+    hungAtOnce(expected, failure, child)
+  }
+
+  /// ``hung(_:_:)`` from a ``HealthWatch``'s thread, which its cancellation (``endTasks()``)
+  /// keeps from coming once the child of `expected` is no longer the running one.
+  private nonisolated func hungAtOnce(
+    _ expected: Int, _ failure: HealthFailure, _ child: SupervisedChild
+  ) {
+    guard status.state != .stopped else { return }
+    hang.withLock { $0 = (expected, failure) }
     onEvent(.hung(pid: child.process.pid, failure))
     child.process.send(SIGKILL)
   }
@@ -232,8 +257,10 @@ package actor Supervisor {
     guard generation == expected, status.state != .stopped, let child = current else { return }
     current = nil
     endTasks()
-    let hangFailure = hang?.generation == expected ? hang?.failure : nil
-    hang = nil
+    let hangFailure = hang.withLock { hang in
+      defer { hang = nil }
+      return hang?.generation == expected ? hang?.failure : nil
+    }
     update {
       $0.pid = nil
       $0.lastExit = exit
@@ -300,6 +327,8 @@ package actor Supervisor {
   private func endTasks() {
     for task in tasks { task.cancel() }
     tasks = []
+    watch?.cancel()
+    watch = nil
   }
 
   private func failWaiters(reason: String) {

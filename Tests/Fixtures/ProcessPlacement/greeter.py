@@ -4,13 +4,15 @@
 Target `greeter`: `greet` answers "hello, NAME" and posts `note.saved` to the host (a note
 whose title is the greeting); `countNotes` calls the host's `notes.list` while the host's call
 is in flight; `fail` throws; `crash` dies of SIGSEGV; `gather` leaves its call unanswered
-until the COUNT-th has come, then exits with status 3. It handles the custom event
+until the COUNT-th has come, then exits with status 3; `hang` stops serving altogether (health
+check pings go unanswered). It handles the custom event
 `greet.requested`.
 """
 import json
 import os
 import signal
 import sys
+import time
 
 wire_in = sys.stdin.buffer
 wire_out = sys.stdout.buffer
@@ -92,6 +94,9 @@ def handle(method, params):
             os.kill(os.getpid(), signal.SIGSEGV)
         if action == "fail":
             raise RuntimeError("greeter refuses: %s" % values.get("why", "no reason"))
+        if action == "hang":
+            while True:
+                time.sleep(3600)
         if action == "stall":
             return NO_ANSWER
         if action == "gather":
