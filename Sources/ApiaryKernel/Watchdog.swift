@@ -67,9 +67,7 @@ final class Watchdog: Sendable {
       for entry in due { entry.expire() }
       guard due.isEmpty else { continue }
       if let next {
-        let nanoseconds = (next - now).components
-        let wait = Double(nanoseconds.seconds) + Double(nanoseconds.attoseconds) * 1e-18
-        _ = wake.wait(timeout: .now() + min(wait, 86_400))
+        _ = wake.wait(timeout: .now() + min((next - now).inSeconds, 86_400))
       } else {
         wake.wait()
       }

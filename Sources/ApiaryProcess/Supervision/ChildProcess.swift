@@ -167,7 +167,7 @@ package final class ChildProcess: Sendable {
   package func exit(waitingAtMost timeout: Duration) -> ChildExit? {
     let semaphore = DispatchSemaphore(value: 0)
     whenEnded { _ in semaphore.signal() }
-    _ = semaphore.wait(timeout: .now() + Self.seconds(timeout))
+    _ = semaphore.wait(timeout: .now() + timeout.inSeconds)
     return exitIfEnded
   }
 
@@ -206,14 +206,8 @@ package final class ChildProcess: Sendable {
   /// deadlines' queue (``Deadlines``), which has a thread outside Swift's pool: on time also
   /// while synchronous callers hold every thread of the pool.
   func killAfter(_ grace: Duration) {
-    let token = Deadlines.shared.schedule(after: Self.seconds(grace)) { [self] in send(SIGKILL) }
+    let token = Deadlines.shared.schedule(after: grace.inSeconds) { [self] in send(SIGKILL) }
     whenEnded { _ in Deadlines.shared.cancel(token) }
-  }
-
-  /// `duration` in seconds, as Dispatch's waits take it.
-  package static func seconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) + Double(attoseconds) * 1e-18
   }
 
   /// Closes ``input``, so the child reads end-of-file; closing twice does nothing.

@@ -54,7 +54,7 @@ package final class HealthWatch: Sendable {
   private func watch(
     interval: Duration, timeout: Duration, ping: @Sendable (Double) throws -> Void
   ) -> HealthFailure? {
-    let (pause, limit) = (ChildProcess.seconds(interval), ChildProcess.seconds(timeout))
+    let (pause, limit) = (interval.inSeconds, timeout.inSeconds)
     while wake.wait(timeout: .now() + pause) == .timedOut {
       do {
         try ping(limit)
