@@ -32,7 +32,16 @@ enum Host {
     the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
     """
 
+  /// Runs the command `words` name; a command whose result could not be written (a closed
+  /// pipe, a full device) fails, with one line on standard error, whatever it returned.
   static func main(_ words: [String]) async -> Int32 {
+    let status = await dispatch(words)
+    guard let failure = Output.unwritten else { return status }
+    Output.err("error: could not write the result: \(failure)")
+    return status == ExitStatus.success ? ExitStatus.failure : status
+  }
+
+  private static func dispatch(_ words: [String]) async -> Int32 {
     guard let first = words.first, first != "--help", first != "-h" else {
       Output.out(lines: usage.lines)
       return words.isEmpty ? ExitStatus.usage : ExitStatus.success

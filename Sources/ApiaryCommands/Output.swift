@@ -20,20 +20,31 @@ import Apiary
 /// Output.err(lines: usage.lines)        // the host's own multi-line text
 /// ```
 enum Output {
-  static func out(_ line: String) { send([line], to: STDOUT_FILENO) }
-  /// Writes a command's one result (`apiary call`); why it could not be written whole (a
-  /// closed pipe, a full device), which the command then fails with. Elsewhere (the `run`
-  /// prompt, which must go on to shut down cleanly) what cannot be written is dropped.
-  static func result(_ line: String) -> String? {
-    send([line], to: STDOUT_FILENO).map { String(cString: strerror($0)) }
-  }
-  static func out(lines: some Sequence<String>) { send(lines, to: STDOUT_FILENO) }
+  /// Writes a line of the command's result. What cannot be written (a closed pipe, a full
+  /// device) is remembered: ``Host/main(_:)`` then fails the command with ``unwritten``.
+  static func out(_ line: String) { remember(send([line], to: STDOUT_FILENO)) }
+  static func out(lines: some Sequence<String>) { remember(send(lines, to: STDOUT_FILENO)) }
+  /// Writes `run`'s replies to its input; what cannot be written is dropped, so the session
+  /// goes on and shuts down cleanly (`apiary run | head -1`).
+  static func reply(lines: some Sequence<String>) { send(lines, to: STDOUT_FILENO) }
   static func err(_ line: String) { send([line], to: STDERR_FILENO) }
   static func err(lines: some Sequence<String>) { send(lines, to: STDERR_FILENO) }
 
   /// Writes `text` to standard output as it is, not escaped: generated source code, which is
   /// not host text but the result itself.
-  static func raw(_ text: String) { StandardStreams.send(text, to: STDOUT_FILENO) }
+  static func raw(_ text: String) { remember(StandardStreams.send(text, to: STDOUT_FILENO)) }
+
+  /// Why part of the result could not be written (the first failure), or nil.
+  static var unwritten: String? {
+    firstFailure.withLock { $0 }.map { String(cString: strerror($0)) }
+  }
+
+  private static let firstFailure = Locked<Int32?>(nil)
+
+  private static func remember(_ failure: Int32?) {
+    guard let failure else { return }
+    firstFailure.withLock { $0 = $0 ?? failure }
+  }
 
   @discardableResult
   private static func send(_ lines: some Sequence<String>, to descriptor: Int32) -> Int32? {
@@ -55,8 +66,8 @@ extension String {
 /// Exit statuses of the `apiary` executable.
 enum ExitStatus {
   static let success: Int32 = 0
-  /// Invalid manifests, a failed boot, a refused call, a result `call` could not write, or
-  /// `call`/`inspect` stopped by a signal.
+  /// Invalid manifests, a failed boot, a refused call, a result that could not be written,
+  /// or `call`/`inspect` stopped by a signal.
   static let failure: Int32 = 1
   /// A command line that does not parse.
   static let usage: Int32 = 2

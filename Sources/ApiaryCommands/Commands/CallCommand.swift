@@ -57,10 +57,7 @@ enum CallCommand: HostCommand {
         let text =
           try format == .json
           ? CallReport.success(url: url, result: result) : ResultRenderer.render(result)
-        if let failure = Output.result(text) {
-          Output.err("error: could not write the result: \(failure)")
-          return ExitStatus.failure
-        }
+        Output.out(text)
         return ExitStatus.success
       } catch {
         return failed(error, hint: await NotFoundHint.text(for: error, in: kernel))

@@ -76,8 +76,8 @@ enum RunCommand: HostCommand {
       // Ends at end of input, or when a signal cancels this task.
       for await line in HostInput() {
         switch line {
-        case .success(let text): Output.out(lines: await session.handle(text))
-        case .failure(let tooLong): Output.out("error: \(tooLong)")
+        case .success(let text): Output.reply(lines: await session.handle(text))
+        case .failure(let tooLong): Output.reply(lines: ["error: \(tooLong)"])
         }
       }
       if !Task.isCancelled { log("end of input: shutting down") }
