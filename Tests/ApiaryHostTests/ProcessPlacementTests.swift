@@ -90,6 +90,26 @@ import Testing
       "\(result.stderr)")
   }
 
+  /// A child that prints a line that is not a frame and exits without reading: `apiary call`
+  /// says what it printed every time. When the child was gone before the host wrote the
+  /// handshake, it said "write failed: Broken pipe" (2 runs in 3 with the CPUs busy).
+  @Test func aChildPrintingNoFrameAndExitingAtOnceSaysWhatItPrinted() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
+      "modules/hello.json": """
+      {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
+       "placement": "process", "command": ["/bin/sh", "-c", "echo hello"]}]}
+      """,
+    ])
+    for _ in 0..<50 {
+      let result = try HostProcess.run(["call", "hello://hello/x", directory.path])
+      #expect(result.status == 1, "\(result.stderr)")
+      #expect(
+        result.stderr.contains("): broke the wire protocol (malformed frame header: hello); ended"),
+        "\(result.stderr)")
+    }
+  }
+
   /// `apiary child` on a connection whose first frame does not parse reports the broken
   /// connection and exits 1; the host closing its input (end of input) is the clean end, 0.
   @Test func aChildOnABrokenConnectionSaysSoAndFails() throws {
