@@ -7,8 +7,9 @@
 #endif
 
 /// The lines on the host's standard error: a child's own lines (`[search] …`), what the runtime
-/// tells of modules (`apiary: module 'search' crashed: …`), and the commands' logs and errors. Each is one line, with
-/// control characters escaped, so text from a module cannot start a line of its own.
+/// tells of modules (`apiary: module 'search' crashed: …`), and the commands' logs and errors.
+/// Each is one line, with control characters escaped, so text from a module cannot start a
+/// line of its own.
 ///
 /// ```swift
 /// StandardError.print("apiary: module '\(name)' failed: \(reason)")
