@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -7,32 +8,40 @@ import Testing
   import Musl
 #endif
 
+/// How many SIGUSR1 the test's handler has seen.
+private let interruptions = Atomic<Int>(0)
+
 /// The output of a test run alone is read to its end, whatever interrupts the read.
 @Suite struct AloneTestProcessTests {
   #if canImport(Glibc)
     /// A signal that interrupts the read (`EINTR`, from a handler installed without
     /// `SA_RESTART`) is retried: `readDataToEndOfFile` trapped, ending every test of the process.
     @Test func aReadInterruptedByASignalGoesOn() throws {
-      var ignore = sigaction()
-      ignore.__sigaction_handler.sa_handler = { _ in }
-      sigemptyset(&ignore.sa_mask)
+      var counting = sigaction()
+      counting.__sigaction_handler.sa_handler = { _ in
+        interruptions.add(1, ordering: .sequentiallyConsistent)
+      }
+      sigemptyset(&counting.sa_mask)
       var previous = sigaction()
-      sigaction(SIGUSR1, &ignore, &previous)
+      sigaction(SIGUSR1, &counting, &previous)
       defer { sigaction(SIGUSR1, &previous, nil) }
       var ends: [Int32] = [0, 0]
       try #require(pipe(&ends) == 0)
+      // Close-on-exec: a child another test spawns must not hold the write end open.
+      for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
       defer { close(ends[0]) }
       let reader = Reader(descriptor: ends[0])
-      // Blocked in `read` (system call 0 on x86-64, 63 on ARM64): interrupt it.
+      // Three times: once blocked in `read` (system call 0 on x86-64, 63 on ARM64), interrupt
+      // it, and wait for the handler. Where the file cannot be read, the signal may come before
+      // the read (the test then proves less).
       let readCall = Self.isARM ? "63 " : "0 "
-      var blocked = false
-      while !blocked {
-        sched_yield()
-        blocked =
-          reader.task.flatMap { Self.text(of: "/proc/self/task/\($0)/syscall") }?
-          .hasPrefix(readCall) ?? false
+      let syscall = reader.task.map { "/proc/self/task/\($0)/syscall" } ?? ""
+      for _ in 0..<3 {
+        while let call = Self.text(of: syscall), !call.hasPrefix(readCall) { sched_yield() }
+        let seen = interruptions.load(ordering: .sequentiallyConsistent)
+        #expect(pthread_kill(reader.thread, SIGUSR1) == 0)
+        while interruptions.load(ordering: .sequentiallyConsistent) == seen { sched_yield() }
       }
-      #expect(pthread_kill(reader.thread, SIGUSR1) == 0)
       var bytes = Array("the output".utf8)
       #expect(write(ends[1], &bytes, bytes.count) == bytes.count)
       close(ends[1])

@@ -15,6 +15,8 @@ import Testing
   @Test func linesAreEscapedAndEachEndsWithANewline() throws {
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
+    // Close-on-exec: a child another test spawns must not hold the write end open.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     defer { close(ends[0]) }
     let failure = StandardStreams.send(lines: ["one\ntwo", "three\u{1B}"], to: ends[1])
     close(ends[1])
