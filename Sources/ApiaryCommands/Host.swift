@@ -32,7 +32,16 @@ enum Host {
     the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
     """
 
+  /// Runs the command `words` name; a command whose result could not be written (a closed
+  /// pipe, a full device) fails, with one line on standard error, whatever it returned.
   static func main(_ words: [String]) async -> Int32 {
+    let status = await dispatch(words)
+    guard let failure = Output.unwritten else { return status }
+    StandardError.print("error: could not write the result: \(failure)")
+    return status == ExitStatus.success ? ExitStatus.failure : status
+  }
+
+  private static func dispatch(_ words: [String]) async -> Int32 {
     guard let first = words.first, first != "--help", first != "-h" else {
       Output.out(lines: usage.lines)
       return words.isEmpty ? ExitStatus.usage : ExitStatus.success
@@ -67,7 +76,7 @@ enum Host {
   }
 
   static func usageError(_ error: UsageError, usage: String) -> Int32 {
-    Output.err(lines: ["error: \(error)", ""] + usage.lines)
+    StandardError.print(lines: ["error: \(error)", ""] + usage.lines)
     return ExitStatus.usage
   }
 
@@ -82,17 +91,17 @@ enum Host {
     do {
       loaded = try loader.load(directory: directory)
     } catch {
-      Output.err(lines: "error: \(error)".split(separator: "\n").map(String.init))
+      StandardError.print(lines: "error: \(error)".split(separator: "\n").map(String.init))
       return nil
     }
-    for notice in loader.notices { Output.err("warning: plugin refused: \(notice)") }
-    for note in loader.notes { Output.err("note: \(note)") }
+    for notice in loader.notices { StandardError.print("warning: plugin refused: \(notice)") }
+    for note in loader.notes { StandardError.print("note: \(note)") }
     do {
       return try Kernel(
         application: loaded.application, modules: loaded.modules, catalog: loader.catalog,
         observer: observer)
     } catch {
-      Output.err("error: \(error)")
+      StandardError.print("error: \(error)")
       return nil
     }
   }
@@ -127,7 +136,8 @@ extension Host {
   /// which, so none outlives the host.
   static func killRemainingChildren() {
     for child in ChildProcess.killRemaining() {
-      Output.err("apiary: module '\(child.name)' (pid \(child.pid)) still running at exit; killed")
+      StandardError.print(
+        "apiary: module '\(child.name)' (pid \(child.pid)) still running at exit; killed")
     }
   }
 
@@ -137,7 +147,7 @@ extension Host {
       try await kernel.boot()
       return true
     } catch {
-      Output.err("error: boot failed: \(error)")
+      StandardError.print("error: boot failed: \(error)")
       return false
     }
   }

@@ -52,7 +52,7 @@ final class Interruption: Sendable {
     let interruption = Interruption(deadline: deadline)
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      Output.err("warning: no pipe for signals; SIGINT and SIGTERM end the host at once")
+      StandardError.print("warning: no pipe for signals; SIGINT and SIGTERM end the host at once")
       return interruption
     }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

@@ -67,7 +67,7 @@ struct Session {
     let directory = application.lastIndex(of: "/").map { String(application[..<$0]) } ?? "."
     var loader = ApplicationLoader(plugins: .load, catalog: kernel.catalog, directory: directory)
     let loaded = Result { () throws(ApplicationLoader.Failure) in try loader.load(file: file) }
-    for note in loader.notes { Output.err("note: \(note)") }
+    for note in loader.notes { StandardError.print("note: \(note)") }
     let modules: [ModuleManifest]
     do {
       modules = try loaded.get().filter(\.isEnabled)

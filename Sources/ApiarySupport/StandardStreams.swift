@@ -26,6 +26,18 @@ package enum StandardStreams {
     return lock.withLock { _ in writeAll(text, to: descriptor) }
   }
 
+  /// Sends each of `lines`, escaped with ``ControlCharacters/escaped(_:)``, and a newline, as
+  /// one text.
+  @discardableResult
+  package static func send(lines: some Sequence<String>, to descriptor: Int32) -> Int32? {
+    var text = ""
+    for line in lines {
+      text += ControlCharacters.escaped(line)
+      text += "\n"
+    }
+    return send(text, to: descriptor)
+  }
+
   private static let errorLock = Locked(())
   private static let outputLock: Locked<Void> = {
     var output = stat()

@@ -73,13 +73,7 @@ import Testing
   /// printed, not with "the stream ended inside a frame". It exits once it read the first line
   /// of the handshake, so the host's write cannot find its input closed first.
   @Test func aChildPrintingNoFrameSaysWhatItPrinted() throws {
-    let directory = try HostProcess.manifests([
-      "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
-      "modules/hello.json": """
-      {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
-       "placement": "process", "command": ["/bin/sh", "-c", "echo hello; read line"]}]}
-      """,
-    ])
+    let directory = try Self.shellApplication("echo hello; read line")
     let result = try HostProcess.run(["run", directory.path, "--quiet"])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
@@ -88,6 +82,31 @@ import Testing
     #expect(
       result.stderr.contains("): broke the wire protocol (malformed frame header: hello); ended"),
       "\(result.stderr)")
+  }
+
+  /// A child that prints a line that is not a frame and exits without reading: `apiary call`
+  /// says what it printed every time. When the child was gone before the host wrote the
+  /// handshake, it said "write failed: Broken pipe" (2 runs in 3 with the CPUs busy).
+  @Test func aChildPrintingNoFrameAndExitingAtOnceSaysWhatItPrinted() throws {
+    let directory = try Self.shellApplication("echo hello")
+    for _ in 0..<50 {
+      let result = try HostProcess.run(["call", "hello://hello/x", directory.path])
+      #expect(result.status == 1, "\(result.stderr)")
+      #expect(
+        result.stderr.contains("): broke the wire protocol (malformed frame header: hello); ended"),
+        "\(result.stderr)")
+    }
+  }
+
+  /// An application of one module, `hello`, placed in a child process that runs `script`.
+  private static func shellApplication(_ script: String) throws -> URL {
+    try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Hello", "scheme": "hello"}"#,
+      "modules/hello.json": """
+      {"schemaVersion": 1, "modules": [{"name": "hello", "type": "Shell.Hello",
+       "placement": "process", "command": ["/bin/sh", "-c", "\(script)"]}]}
+      """,
+    ])
   }
 
   /// `apiary child` on a connection whose first frame does not parse reports the broken

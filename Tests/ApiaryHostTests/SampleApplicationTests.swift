@@ -81,26 +81,49 @@ import Testing
   /// with one line on standard error, as other Unix tools do; JSON output too.
   @Test func aResultThatCannotBeWrittenFailsTheCall() throws {
     for format in ["text", "json"] {
-      let process = Process()
-      process.executableURL = HostProcess.executable
-      process.arguments = [
+      let (status, stderr) = try Self.runWritingToAFullDevice([
         "call", "notebook://notes/list", "--manifests", HostProcess.manifests, "--format", format,
-      ]
-      process.currentDirectoryURL = HostProcess.temporaryDirectory()
-      let error = Pipe()
-      process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-      process.standardError = error
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      let stderr = String(
-        decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 1, "\(stderr)")
+      ])
+      #expect(status == 1, "\(stderr)")
       #expect(
         stderr.split(separator: "\n").filter { $0.hasPrefix("error") } == [
           "error: could not write the result: No space left on device"
         ], "\(stderr)")
     }
+  }
+
+  /// Every command that prints a result fails as `call` does when it cannot write it
+  /// (`apiary validate > /dev/full` exited 0).
+  @Test func everyCommandFailsWhenItsResultCannotBeWritten() throws {
+    let manifests = HostProcess.manifests
+    for arguments in [
+      ["validate", manifests], ["validate", manifests, "--format", "json"], ["plan", manifests],
+      ["inspect", manifests], ["graph", manifests], ["generate", manifests],
+      ["completion", "bash"], ["help"], ["plan", "--help"],
+    ] {
+      let (status, stderr) = try Self.runWritingToAFullDevice(arguments)
+      #expect(status == 1, "\(arguments): \(stderr)")
+      #expect(
+        stderr.split(separator: "\n").filter { $0.hasPrefix("error") } == [
+          "error: could not write the result: No space left on device"
+        ], "\(arguments): \(stderr)")
+    }
+  }
+
+  /// Runs `apiary arguments…` with standard output on `/dev/full`; its status and standard error.
+  private static func runWritingToAFullDevice(_ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = HostProcess.executable
+    process.arguments = arguments
+    process.currentDirectoryURL = HostProcess.temporaryDirectory()
+    let error = Pipe()
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, stderr)
   }
 
   /// Standard output closed by its reader (`apiary run | head -1`): results are dropped, and

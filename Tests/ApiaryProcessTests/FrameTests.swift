@@ -14,9 +14,12 @@ import Testing
 
 @Suite struct FrameTests {
   /// Writes `text` to a pipe, closes it, and reads every frame back.
-  private func frames(_ text: String) throws -> [String] {
+  private func frames(_ text: String) throws -> [String] { try frames(bytes: Array(text.utf8)) }
+
+  /// Writes `bytes` to a pipe, closes it, and reads every frame back.
+  private func frames(bytes: [UInt8]) throws -> [String] {
     let fds = try testPipe()
-    var bytes = Array(text.utf8)
+    var bytes = bytes
     _ = write(fds[1], &bytes, bytes.count)
     close(fds[1])
     defer { close(fds[0]) }
@@ -124,10 +127,21 @@ import Testing
     #expect(throws: FrameError.badHeader(String(repeating: "a", count: 39) + "…")) {
       try frames(String(repeating: "a", count: 39) + "é" + long)
     }
+    #expect(throws: FrameError.badHeader(String(repeating: "a", count: 38) + "…")) {
+      try frames(String(repeating: "a", count: 38) + "𝄞" + long)
+    }
     #expect(throws: FrameError.truncated) { try frames("Content-Length: 2\r\n") }
     #expect(throws: FrameError.truncated) { try frames("Content-Length: 1") }
     #expect(throws: FrameError.truncated) { try frames("\r\n") }
     #expect(
       FrameError.badHeader("hello").description == "malformed frame header: hello")
+  }
+
+  /// A header of bytes that are not UTF-8 is quoted as replacement characters, cut at most 3
+  /// bytes short of 40: it was quoted as "…" alone, the cut backing off over every byte.
+  @Test func aHeaderThatIsNotUTF8IsQuotedAsReplacementCharacters() {
+    #expect(throws: FrameError.badHeader(String(repeating: "\u{FFFD}", count: 37) + "…")) {
+      try frames(bytes: [UInt8](repeating: 0x80, count: 100))
+    }
   }
 }

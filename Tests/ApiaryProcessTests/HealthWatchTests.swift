@@ -45,6 +45,7 @@ import Testing
       })
     await reported.wait()
     #expect(failure.withLock { $0 } == .failed("the wire broke"))
+    #expect(failure.withLock { $0 }?.description == "a health check ping failed: the wire broke")
   }
 
   /// Cancelled while its ping is in flight (the host stops the child, which fails the ping):

@@ -159,6 +159,32 @@ struct Pair {
     pair.breakChild()
   }
 
+  /// A peer that printed a line that is not a frame and exited before the first request was
+  /// written: the request fails with why the input ended, never with the write's failure
+  /// ("write failed: Broken pipe"), whichever thread reads the input and whenever. Whether the
+  /// host's write or its reading came first decided which it said.
+  @Test func aPeerThatPrintedNoFrameAndExitedSaysWhatItPrinted() async throws {
+    struct Broke: Error, Equatable { let reason: String }
+    _ = signal(SIGPIPE, SIG_IGN)  // as host and child do
+    for round in 0..<50 {
+      let output = try testPipe()  // the peer's standard output, read by the connection
+      let input = try testPipe()  // the peer's standard input, written by it
+      var garbage = Array("hello\n".utf8)
+      _ = write(output[1], &garbage, garbage.count)
+      close(output[1])
+      close(input[0])
+      // `output[0]` stays open: the reader thread may still look at it.
+      defer { close(input[1]) }
+      let connection = RPCConnection(reading: output[0], writing: input[1])
+      connection.start(handler: { _, _ in nil }, ended: { Broke(reason: $0) })
+      let outcome =
+        round.isMultiple(of: 2)
+        ? await Task.detached { Result { try connection.callBlocking("initialize") } }.value
+        : await Result { try await connection.call("initialize") }
+      #expect(throws: Broke(reason: "malformed frame header: hello")) { try outcome.get() }
+    }
+  }
+
   @Test func blockingCallsWorkFromPlainThreads() async throws {
     let pair = try Pair()
     pair.host.start { _, _ in nil }

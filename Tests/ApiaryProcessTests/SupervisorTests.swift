@@ -1,5 +1,6 @@
 import ApiaryManifest
 import ApiarySupport
+import Dispatch
 import Testing
 
 @testable import ApiaryProcess
@@ -8,20 +9,20 @@ import Testing
   import Glibc
 #endif
 
-/// A supervisor over real `/bin/sh` children. Backoff and health check waits go through a
-/// recording sleeper, so the tests wait on events and gates, never on the clock.
+/// A supervisor over real `/bin/sh` children. Backoff waits go through a recording sleeper and
+/// health checks ping without a pause, so the tests wait on events and gates, never on the clock.
 @Suite struct SupervisorTests {
   /// Launches the scripts in turn (the last one again when they run out) and counts launches.
   final class Launcher: Sendable {
     let scripts: [String]
     let launches = Locked(0)
-    let pings: @Sendable (Int) -> @Sendable () async throws -> Void
+    let pings: @Sendable (Int) -> @Sendable (Double) throws -> Void
     /// Waited on by the launch of that number (1 for the first), after opening `launching`.
     let gates: [Int: (launching: Gate, proceed: Gate)]
 
     init(
       _ scripts: [String], gates: [Int: (Gate, Gate)] = [:],
-      pings: @escaping @Sendable (Int) -> @Sendable () async throws -> Void = { _ in {} }
+      pings: @escaping @Sendable (Int) -> @Sendable (Double) throws -> Void = { _ in { _ in } }
     ) {
       self.scripts = scripts
       self.gates = gates.mapValues { (launching: $0.0, proceed: $0.1) }
@@ -133,27 +134,32 @@ import Testing
   }
 
   /// The first child stops answering pings: the health check reports it, the supervisor kills
-  /// it, and restarts it; the second child answers.
+  /// it, and restarts it; the second child answers and is kept.
   @Test func hungChildIsKilledAndRestarted() async throws {
     let log = EventLog()
-    let intervals = Locked(0)
-    let sleeper = RecordingSleeper { duration in
-      guard duration == .seconds(5) else { return }  // timeouts and backoff end at once
-      let count = intervals.withLock {
+    let answered = Gate()
+    let held = DispatchSemaphore(value: 0)
+    let secondPings = Locked(0)
+    // The first child's ping times out, as a blocking ping to a hung child does.
+    let hangs: @Sendable (Double) throws -> Void = { seconds in
+      throw CallTimedOut(method: "ping", seconds: seconds)
+    }
+    // The second child answers its first ping; its next waits until the test ends.
+    let answers: @Sendable (Double) throws -> Void = { _ in
+      let count = secondPings.withLock {
         $0 += 1
         return $0
       }
-      if count > 1 { try await untilCancelled() }  // the second child is never pinged
+      if count == 1 { answered.open() } else { held.wait() }
     }
-    let hangs: @Sendable () async throws -> Void = { try await untilCancelled() }
-    let answers: @Sendable () async throws -> Void = {}
     let launcher = Launcher(["read line"]) { number in number == 1 ? hangs : answers }
     let supervisor = Supervisor(
       module: "notes", restart: RestartPolicy(policy: .onFailure),
-      healthCheck: HealthCheckManifest(interval: 5, timeout: 2), sleep: sleeper.sleep,
+      healthCheck: HealthCheckManifest(interval: 0, timeout: 2), sleep: RecordingSleeper().sleep,
       launch: launcher.launch, onEvent: log.handler)
     let first = try await supervisor.start()
     await log.wait(until: EventLog.started(count: 2))
+    await answered.wait()
     let hang = HealthFailure.timedOut(.seconds(2))
     let crash = ChildCrashError(
       module: "notes", pid: first.process.pid, exit: .signaled(SIGKILL), hang: hang)
@@ -166,7 +172,10 @@ import Testing
     #expect(crash.description.hasPrefix("module 'notes' hung (no answer to a health check ping"))
     #expect(crash.description.hasSuffix("; its process \(first.process.pid) was killed"))
     #expect(supervisor.status.restarts == 1)
+    #expect(supervisor.status.state == .running)
+    #expect(log.events.count == 5, "\(log.events)")
     await supervisor.stop(grace: .zero)
+    held.signal()
   }
 
   /// `:restart`: the old child gets SIGTERM, a call arriving meanwhile waits and then gets the

@@ -38,13 +38,13 @@ enum CallCommand: HostCommand {
     let format = try OutputFormat(arguments)
     let directory = arguments.manifests
     var observer: (@Sendable (LifecycleRecord) -> Void)?
-    if verbose { observer = { record in Output.err(record.description) } }
+    if verbose { observer = { record in StandardError.print(record.description) } }
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
     @Sendable func failed(_ error: any Error, hint: String) -> Int32 {
       if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
-      Output.err("error: \(error)\(hint)")
+      StandardError.print("error: \(error)\(hint)")
       return ExitStatus.failure
     }
     // A URL that cannot be called by any application is refused before this one boots.
@@ -57,17 +57,14 @@ enum CallCommand: HostCommand {
         let text =
           try format == .json
           ? CallReport.success(url: url, result: result) : ResultRenderer.render(result)
-        if let failure = Output.result(text) {
-          Output.err("error: could not write the result: \(failure)")
-          return ExitStatus.failure
-        }
+        Output.out(text)
         return ExitStatus.success
       } catch {
         return failed(error, hint: await NotFoundHint.text(for: error, in: kernel))
       }
     }
     guard let status else {
-      Output.err("error: interrupted; the call did not finish")
+      StandardError.print("error: interrupted; the call did not finish")
       return ExitStatus.failure
     }
     return status

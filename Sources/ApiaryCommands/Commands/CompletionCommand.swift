@@ -37,7 +37,7 @@ enum CompletionCommand: HostCommand {
       let set = ManifestLoader().load(directory: arguments.manifests)
       guard let application = set.application else {
         // On standard error, which the completion scripts discard and a person reads.
-        for problem in set.problems { Output.err("\(problem)") }
+        for problem in set.problems { StandardError.print("\(problem)") }
         return ExitStatus.failure
       }
       let modules = set.enabledModules

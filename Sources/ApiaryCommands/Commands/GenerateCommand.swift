@@ -40,13 +40,13 @@ enum GenerateCommand: HostCommand {
     do {
       modules = try loader.load(directory: directory).modules
     } catch {
-      Output.err(lines: "\(error)".split(separator: "\n").map(String.init))
+      StandardError.print(lines: "\(error)".split(separator: "\n").map(String.init))
       return ExitStatus.failure
     }
     let targets = modules.filter(\.isEnabled).flatMap(\.targets)
     let collisions = WrapperGenerator.nameCollisions(in: targets)
     guard collisions.isEmpty else {
-      for problem in collisions { Output.err("\(problem)") }
+      for problem in collisions { StandardError.print("\(problem)") }
       return ExitStatus.failure
     }
     let imports = ["Apiary"] + (arguments.options["--import"].map { [$0] } ?? [])
@@ -62,10 +62,10 @@ enum GenerateCommand: HostCommand {
       var status = stat()
       let isRegular = lstat(output, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
       try source.write(toFile: output, atomically: isRegular, encoding: .utf8)
-      Output.err("wrote \(output)")
+      StandardError.print("wrote \(output)")
       return ExitStatus.success
     } catch {
-      Output.err("error: cannot write \(output): \(FileFailure.reason(error))")
+      StandardError.print("error: cannot write \(output): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
   }

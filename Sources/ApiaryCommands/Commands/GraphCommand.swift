@@ -39,12 +39,12 @@ enum GraphCommand: HostCommand {
     let directory = arguments.manifests
     let set = ManifestLoader().load(directory: directory)
     guard set.application != nil || !set.modules.isEmpty else {
-      for problem in set.problems { Output.err("\(problem)") }
+      for problem in set.problems { StandardError.print("\(problem)") }
       return ExitStatus.failure
     }
-    for problem in set.problems { Output.err("warning: \(problem)") }
+    for problem in set.problems { StandardError.print("warning: \(problem)") }
     if let sources = arguments.options["--calls"], FileKind(path: sources) != .directory {
-      Output.err(
+      StandardError.print(
         "error: --calls \(sources): no such directory; expected the directory of the modules' Swift sources (SOURCES/<Swift module>)"
       )
       return ExitStatus.failure

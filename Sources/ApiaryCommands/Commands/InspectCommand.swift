@@ -48,7 +48,7 @@ enum InspectCommand: HostCommand {
       return ExitStatus.success
     }
     guard let status else {
-      Output.err("error: interrupted; nothing listed")
+      StandardError.print("error: interrupted; nothing listed")
       return ExitStatus.failure
     }
     return status

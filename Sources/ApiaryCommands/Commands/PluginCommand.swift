@@ -1,3 +1,5 @@
+import ApiarySupport
+
 /// `apiary plugin`: look at plugin libraries and start new plugin packages.
 enum PluginCommand: HostCommand {
   static let name = "plugin"
@@ -30,7 +32,7 @@ enum PluginCommand: HostCommand {
         Output.out(lines: text.split(separator: "\n").map(String.init))
         return ExitStatus.success
       case .failure(let problem):
-        Output.err("error: \(problem)")
+        StandardError.print("error: \(problem)")
         return ExitStatus.failure
       }
     case ("new", 2...3):

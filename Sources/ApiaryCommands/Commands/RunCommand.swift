@@ -53,14 +53,14 @@ enum RunCommand: HostCommand {
     }
     let quiet = arguments.flags.contains("--quiet")
     let directory = arguments.manifests
-    let log: @Sendable (String) -> Void = { if !quiet { Output.err($0) } }
+    let log: @Sendable (String) -> Void = { if !quiet { StandardError.print($0) } }
     guard let kernel = Host.kernel(at: directory, observer: { log($0.description) }) else {
       return ExitStatus.failure
     }
     ProcessSupervision.gaveUp = { module, reason in
       Task {
         await kernel.markFailed(module, reason: reason)
-        Output.err("apiary: module '\(module)' failed: \(reason)")
+        StandardError.print("apiary: module '\(module)' failed: \(reason)")
       }
     }
     let json = arguments.flags.contains("--profile-json")
@@ -68,7 +68,7 @@ enum RunCommand: HostCommand {
     log(
       "application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)"
     )
-    if !quiet { Output.err(lines: kernel.plan.table().lines) }
+    if !quiet { StandardError.print(lines: kernel.plan.table().lines) }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: log) {
       let running = await kernel.startedModules.count
       log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
@@ -76,8 +76,8 @@ enum RunCommand: HostCommand {
       // Ends at end of input, or when a signal cancels this task.
       for await line in HostInput() {
         switch line {
-        case .success(let text): Output.out(lines: await session.handle(text))
-        case .failure(let tooLong): Output.out("error: \(tooLong)")
+        case .success(let text): Output.reply(lines: await session.handle(text))
+        case .failure(let tooLong): Output.reply(lines: ["error: \(tooLong)"])
         }
       }
       if !Task.isCancelled { log("end of input: shutting down") }

@@ -52,7 +52,7 @@ enum ValidateCommand: HostCommand {
       Output.out("\(directory): \(error)")
       return ExitStatus.failure
     }
-    for note in loader.notes { Output.err("note: \(note)") }
+    for note in loader.notes { StandardError.print("note: \(note)") }
     let enabled = set.modules.filter(\.isEnabled).count
     Output.out(
       "ok: application '\(application.name)', \(enabled) enabled module\(enabled == 1 ? "" : "s")"
@@ -62,7 +62,7 @@ enum ValidateCommand: HostCommand {
 
   private static func report(_ lines: [String], in directory: String) -> Int32 {
     for line in lines { Output.out(line) }
-    Output.err("\(lines.count) problem\(lines.count == 1 ? "" : "s") in \(directory)")
+    StandardError.print("\(lines.count) problem\(lines.count == 1 ? "" : "s") in \(directory)")
     return ExitStatus.failure
   }
 

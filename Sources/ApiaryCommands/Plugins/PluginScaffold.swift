@@ -1,3 +1,4 @@
+import ApiarySupport
 import ApiaryTooling
 
 #if canImport(FoundationEssentials)
@@ -19,23 +20,23 @@ enum PluginScaffold {
         $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
       })
     else {
-      Output.err(
+      StandardError.print(
         "error: plugin name '\(name)' must be an ASCII letter followed by letters and digits")
       return ExitStatus.failure
     }
     guard !toolchainModules.contains(name) else {
-      Output.err(
+      StandardError.print(
         "error: plugin name '\(name)' is the name of a module of the Swift toolchain, which the "
           + "plugin's target would clash with; choose another name")
       return ExitStatus.failure
     }
     guard let apiary = apiary.map(absolute) ?? apiaryPackage() else {
-      Output.err(
+      StandardError.print(
         "error: cannot find the Apiary package this host was built from; pass --apiary PATH")
       return ExitStatus.failure
     }
     guard isApiaryPackage(apiary) else {
-      Output.err(
+      StandardError.print(
         "error: --apiary \(apiary): not the Apiary package; expected a directory with "
           + Self.header)
       return ExitStatus.failure
@@ -47,13 +48,13 @@ enum PluginScaffold {
         atPath: URL(fileURLWithPath: apiary).appendingPathComponent("Sources/\(target)").path)
     }
     if let taken {
-      Output.err(
+      StandardError.print(
         "error: plugin name '\(name)' makes a target '\(taken)', which the Apiary package "
           + "already has; choose another name")
       return ExitStatus.failure
     }
     guard !files.fileExists(atPath: directory) else {
-      Output.err("error: \(directory) already exists; choose another DIR")
+      StandardError.print("error: \(directory) already exists; choose another DIR")
       return ExitStatus.failure
     }
     do {
@@ -64,7 +65,7 @@ enum PluginScaffold {
         try text.write(to: url, atomically: true, encoding: .utf8)
       }
     } catch {
-      Output.err("error: cannot write \(directory): \(FileFailure.reason(error))")
+      StandardError.print("error: cannot write \(directory): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
     Output.out(

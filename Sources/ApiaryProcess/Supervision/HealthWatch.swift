@@ -1,9 +1,9 @@
 import ApiarySupport
 import Dispatch
 
-/// A ``HealthCheck`` on a thread of its own: waits ``HealthCheck/interval`` between pings and
-/// pings with a blocking call bounded by ``HealthCheck/timeout``, so a hung child is reported
-/// on time even while synchronous callers hold every thread of Swift's pool.
+/// A child's health check, on a thread of its own: waits `interval` between pings and pings
+/// with a blocking call bounded by `timeout`, so a hung child is reported on time even while
+/// synchronous callers hold every thread of Swift's pool.
 ///
 /// `ping` gets the timeout in seconds and throws ``CallTimedOut`` past it. `report` runs at
 /// most once, on the watch's thread, and never once ``cancel()`` has returned.

@@ -38,9 +38,7 @@ enum LineReader {
         }
         pending += buffer[start..<count]
         while pending.count > longestLine {
-          // Back off over UTF-8 continuation bytes, so no character is cut in two.
-          var end = longestLine
-          while end > longestLine - 3, pending[end] & 0xC0 == 0x80 { end -= 1 }
+          let end = CharacterCut.index(longestLine, in: pending)
           handle(String(decoding: pending[..<end], as: UTF8.self))
           pending.removeSubrange(..<end)
         }

@@ -21,9 +21,7 @@ extension ProcessModule {
   }
 
   private static func supervised(_ process: ChildProcess, _ link: ProcessLink) -> SupervisedChild {
-    SupervisedChild(
-      process: process, ping: { try await call(link, "ping") },
-      pingBlocking: { seconds in try pingBlocking(link, seconds: seconds) })
+    SupervisedChild(process: process) { seconds in try pingBlocking(link, seconds: seconds) }
   }
 
   /// A ping that needs no thread of Swift's pool, for the health check's own thread.

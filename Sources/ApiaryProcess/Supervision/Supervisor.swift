@@ -8,29 +8,22 @@ import ApiarySupport
 #endif
 
 /// A running child as the placement code hands it to a ``Supervisor``: the process, after its
-/// handshake, and how to ping it: `pingBlocking`, when given, pings without Swift's pool (it
-/// gets the timeout in seconds and throws ``CallTimedOut`` past it), and the health check then
-/// runs as a ``HealthWatch``.
+/// handshake, and how to ping it without Swift's pool, for its ``HealthWatch``: `ping` gets the
+/// timeout in seconds and throws ``CallTimedOut`` past it.
 package struct SupervisedChild: Sendable {
   package var process: ChildProcess
-  package var ping: @Sendable () async throws -> Void
-  package var pingBlocking: (@Sendable (Double) throws -> Void)?
+  package var ping: @Sendable (Double) throws -> Void
 
-  package init(
-    process: ChildProcess, ping: @escaping @Sendable () async throws -> Void,
-    pingBlocking: (@Sendable (Double) throws -> Void)? = nil
-  ) {
+  package init(process: ChildProcess, ping: @escaping @Sendable (Double) throws -> Void) {
     self.process = process
     self.ping = ping
-    self.pingBlocking = pingBlocking
   }
 }
 
 /// Owns the life of one module's child process: starts it through the placement code's
-/// `launch` closure (spawn and handshake), watches its exit, runs its ``HealthCheck`` (as a
-/// ``HealthWatch``, off Swift's pool, when the child has a blocking ping), restarts
-/// it per its ``RestartPolicy`` with ``Backoff``, and reports each step as a
-/// ``SupervisorEvent``.
+/// `launch` closure (spawn and handshake), watches its exit, runs its health check (a
+/// ``HealthWatch``, off Swift's pool), restarts it per its ``RestartPolicy`` with ``Backoff``,
+/// and reports each step as a ``SupervisorEvent``.
 ///
 /// An end the host did not ask for is a crash: the handler hears ``SupervisorEvent/crashed(_:)``
 /// (fail the calls in flight), then either ``SupervisorEvent/restarting(attempt:delay:)`` or
@@ -222,29 +215,18 @@ package actor Supervisor {
         let exit = await child.process.exit()
         self.ended(expected, exit: exit)
       })
-    if let healthCheck, let ping = child.pingBlocking {
+    if let healthCheck {
       watch = HealthWatch.start(
         interval: .manifestSeconds(healthCheck.interval),
-        timeout: .manifestSeconds(healthCheck.timeout), ping: ping
-      ) { [self] failure in hungAtOnce(expected, failure, child) }
-    } else if let healthCheck {
-      let check = HealthCheck(healthCheck, sleep: sleep, ping: child.ping)
-      tasks.append(
-        Task {
-          guard let failure = await check.run() else { return }
-          self.hung(expected, failure)
-        })
+        timeout: .manifestSeconds(healthCheck.timeout), ping: child.ping
+      ) { [self] failure in hung(expected, failure, child) }
     }
   }
 
-  private func hung(_ expected: Int, _ failure: HealthFailure) {
-    guard generation == expected, status.state != .stopped, let child = current else { return }
-    hungAtOnce(expected, failure, child)
-  }
-
-  /// ``hung(_:_:)`` from a ``HealthWatch``'s thread, which its cancellation (``endTasks()``)
-  /// keeps from coming once the child of `expected` is no longer the running one.
-  private nonisolated func hungAtOnce(
+  /// The child of `expected` did not pass its health check: kill it. Called on its
+  /// ``HealthWatch``'s thread, which the watch's cancellation (``endTasks()``) keeps from
+  /// calling once that child is no longer the running one.
+  private nonisolated func hung(
     _ expected: Int, _ failure: HealthFailure, _ child: SupervisedChild
   ) {
     guard status.state != .stopped else { return }

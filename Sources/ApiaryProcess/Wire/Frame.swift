@@ -130,9 +130,8 @@ package struct FrameReader {
       let next = lineEnd + 1
       if lineEnd > lineStart, buffer[lineEnd - 1] == 13 { lineEnd -= 1 }  // "\r"
       if lineEnd > lineStart, !buffer[lineStart..<lineEnd].contains(58) {  // ":"
-        var cut = min(lineEnd, lineStart + 40)
-        // Not inside a UTF-8 sequence.
-        while cut < lineEnd, cut > lineStart, buffer[cut] & 0xC0 == 0x80 { cut -= 1 }
+        // The byte at `lineEnd` (a newline, or none) never moves the cut.
+        let cut = CharacterCut.index(min(lineEnd, lineStart + 40), in: buffer)
         let text = String(decoding: buffer[lineStart..<cut], as: UTF8.self)
         return .badHeader(ControlCharacters.escaped(text) + (cut < lineEnd ? "…" : ""))
       }

@@ -147,7 +147,7 @@ package final class RPCConnection: Sendable {
     let deadline = Atomic<UInt64>(Self.noToken)
     return try await withCheckedThrowingContinuation { continuation in
       do {
-        let id = try send(method, params) { result in
+        let id = try send(method, params, input: .acquire) { result in
           let token = deadline.exchange(Self.answered, ordering: .acquiringAndReleasing)
           if token < Self.answered { Deadlines.shared.cancel(token) }
           continuation.resume(with: result)
@@ -195,7 +195,7 @@ package final class RPCConnection: Sendable {
     let leading = state.withLock { $0.reading } && read.tryAcquireBeforeSending()
     let id: Int
     do {
-      id = try send(method, params) { result in
+      id = try send(method, params, input: leading ? .held : .acquire) { result in
         outcome.withLock { $0 = result }
         semaphore.signal()
       }
@@ -262,7 +262,7 @@ package final class RPCConnection: Sendable {
   {
     let outcome = Locked<Result<JSONValue, any Error>?>(nil)
     let answered = DispatchSemaphore(value: 0)
-    try send(method, params) { result in
+    try send(method, params, input: .never) { result in
       outcome.withLock { $0 = result }
       answered.signal()
     }
@@ -310,11 +310,15 @@ package final class RPCConnection: Sendable {
   }
 
   /// Registers `completion` under a new id and writes the request with `params` (JSON text);
-  /// returns the id.
+  /// returns the id. A peer that closed its input has often exited too, after printing why (a
+  /// line that is not a frame): when the write finds the peer's input closed, what arrived is
+  /// read first (as `input` allows), and when the input ended the request fails with that end,
+  /// as later ones do, not with the write's failure.
   @discardableResult
-  private func send(_ method: String, _ text: String, completion: @escaping Completion) throws
-    -> Int
-  {
+  private func send(
+    _ method: String, _ text: String, input: InputAccess,
+    completion: @escaping Completion
+  ) throws -> Int {
     let registered = state.withLock { state -> Result<Int, any Error> in
       if let ended = state.ended { return .failure(ended) }
       let id = state.nextID
@@ -323,11 +327,13 @@ package final class RPCConnection: Sendable {
       return .success(id)
     }
     let id = try registered.get()
-    // A request whose write failed fails with that failure, not with the end it may report.
     var unsent = false
     do {
-      try write(RPCMessage.request(id: id, method: method, params: text)) {
-        unsent = state.withLock { $0.inFlight.removeValue(forKey: id) } != nil
+      try write(RPCMessage.request(id: id, method: method, params: text)) { error in
+        if error.isBrokenPipe { readWhatArrived(input) }
+        unsent = state.withLock { state in
+          !state.endReported && state.inFlight.removeValue(forKey: id) != nil
+        }
       }
     } catch {
       if unsent { throw ConnectionClosed(reason: "\(error)") }
@@ -335,15 +341,42 @@ package final class RPCConnection: Sendable {
     return id
   }
 
+  /// What a sender may do with the read side to look at the input.
+  private enum InputAccess {
+    /// It holds the read side (a synchronous caller that took it before sending).
+    case held
+    /// It may take the read side, waiting while another thread reads.
+    case acquire
+    /// It must not: the reader thread, which may hold it.
+    case never
+  }
+
+  /// Reads and dispatches what has arrived, without waiting for more, so an input that ended
+  /// is reported. Another thread reading meanwhile reports what it finds before it lets go.
+  private func readWhatArrived(_ access: InputAccess) {
+    switch access {
+    case .never: return
+    case .held: break
+    case .acquire:
+      guard state.withLock({ $0.reading }) else { return }
+      while !read.tryAcquire(caller: true) {
+        if state.withLock({ $0.endReported }) { return }
+        Spin.pause()
+      }
+    }
+    _ = pump(until: { false }, waitingSince: nil, window: 0, blocking: false)
+    if access == .acquire { read.release() }
+  }
+
   /// Writes one frame. A peer that closed its input (`EPIPE`) can no longer be told anything,
   /// even when its output is still open: the connection ends then, as when the input ends
   /// (when the peer exited, the first of the two to be seen is reported; `ended` names the exit
   /// either way). `failed` runs first when the write fails.
-  private func write(_ frame: [UInt8], failed: () -> Void = {}) throws(FrameError) {
+  private func write(_ frame: [UInt8], failed: (FrameError) -> Void = { _ in }) throws(FrameError) {
     do {
       try writer.send(frame)
     } catch {
-      failed()
+      failed(error)
       if error.isBrokenPipe { reportEnd(Self.endOfOutput) }
       throw error
     }

@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs one test in a test process of its own, for a test that holds every thread of Swift's
 /// pool: other tests running meanwhile in the shared process would hold threads of it too.
 ///
@@ -32,11 +40,24 @@ enum AloneTestProcess {
         guard (try? process.run()) != nil else {
           return continuation.resume(returning: (-1, "could not start \(CommandLine.arguments[0])"))
         }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let output = readToEnd(pipe.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         continuation.resume(
           returning: (process.terminationStatus, String(decoding: output, as: UTF8.self)))
       }.start()
+    }
+  }
+
+  /// Everything `descriptor` yields until its end. A read a signal interrupts (`EINTR`) is
+  /// retried, where `readDataToEndOfFile` traps; any other failure ends the output.
+  static func readToEnd(_ descriptor: Int32) -> Data {
+    var output = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return output }
+      output.append(contentsOf: buffer[..<count])
     }
   }
 }
