@@ -3,6 +3,14 @@ import ApiarySupport
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A JSON-RPC 2.0 connection over two file descriptors (a child's standard output and input,
 /// or a socket pair), pipelined: any number of requests in flight in both directions, answered
 /// in any order.
@@ -341,6 +349,12 @@ package final class RPCConnection: Sendable {
     return id
   }
 
+  /// How long a request whose write found the peer's input closed waits for the thread reading
+  /// to report how the peer's output ended, in nanoseconds. A peer that exited is seen in
+  /// microseconds; one that closed its input and runs on is not, and the request then fails
+  /// with the write's failure.
+  private static let brokenPipeGrace: UInt64 = 100_000_000
+
   /// What a sender may do with the read side to look at the input.
   private enum InputAccess {
     /// It holds the read side (a synchronous caller that took it before sending).
@@ -352,16 +366,19 @@ package final class RPCConnection: Sendable {
   }
 
   /// Reads and dispatches what has arrived, without waiting for more, so an input that ended
-  /// is reported. Another thread reading meanwhile reports what it finds before it lets go.
+  /// is reported. Another thread reading meanwhile reports what it finds before it lets go; it
+  /// is waited for at most ``brokenPipeGrace``, since a peer that closed its input may still
+  /// be running, and that thread waiting for its output.
   private func readWhatArrived(_ access: InputAccess) {
     switch access {
     case .never: return
     case .held: break
     case .acquire:
       guard state.withLock({ $0.reading }) else { return }
+      let giveUp = Spin.now() + Self.brokenPipeGrace
       while !read.tryAcquire(caller: true) {
-        if state.withLock({ $0.endReported }) { return }
-        Spin.pause()
+        if state.withLock({ $0.endReported }) || Spin.now() > giveUp { return }
+        sched_yield()
       }
     }
     _ = pump(until: { false }, waitingSince: nil, window: 0, blocking: false)
