@@ -111,7 +111,7 @@ public actor Kernel {
     self.observer = observer
     (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
     self.states = ModuleTable(planned: plan.positions)
-    events.rank(order)
+    events.rank(owners: plan.positions)  // the ranks of `order`
   }
 
   /// Every planned or added module with its state, in boot order.

@@ -186,15 +186,21 @@ public final class EventBus: Sendable {
   /// their place) and reorders existing subscriptions to match, keeping subscription order
   /// within an owner.
   package func rank(_ owners: [String]) {
+    // Built in place, without a list of pairs in between; an owner listed twice keeps its
+    // first rank.
+    var ranks: [String: Int] = [:]
+    ranks.reserveCapacity(owners.count)
+    for (rank, owner) in owners.enumerated() {
+      if let first = ranks.updateValue(rank, forKey: owner) { ranks[owner] = first }
+    }
+    rank(owners: ranks)
+  }
+
+  /// ``rank(_:)`` with each owner's rank given (a boot plan's table of positions), so no name
+  /// is hashed again.
+  package func rank(owners ranks: [String: Int]) {
     storage.state.withLock { state in
       state.placeAll()
-      // Built in place, without a list of pairs in between; an owner listed twice keeps its
-      // first rank.
-      var ranks: [String: Int] = [:]
-      ranks.reserveCapacity(owners.count)
-      for (rank, owner) in owners.enumerated() {
-        if let first = ranks.updateValue(rank, forKey: owner) { ranks[owner] = first }
-      }
       state.ranks = ranks
       for key in Array(state.byEvent.keys) {
         guard var list = state.byEvent[key] else { continue }
