@@ -15,6 +15,9 @@ package struct BootPlan: Sendable {
   /// kernel's boot order without reading each manifest again.
   package let names: [String]
   package let orderKeys: [(Int, Int)]
+  /// Each module's index in ``modules``, by name: the table that checked names for duplicates,
+  /// handed on so the kernel does not hash every name again.
+  package let positions: [String: Int]
   /// Whether any of them is lazy (or background), found while ordering them.
   private let hasLazyModules: Bool
 
@@ -95,6 +98,8 @@ package struct BootPlan: Sendable {
       count = placed
     }
     (self.names, self.orderKeys) = (names, orderKeys)
+    // Same keys, so the values are replaced in place, without hashing a name again.
+    self.positions = index.mapValues { place[$0] }
   }
 
   /// The lazy modules that stay dormant at boot: every lazy module except those an eager module
@@ -105,14 +110,14 @@ package struct BootPlan: Sendable {
   /// ```
   package func dormantModules() -> Set<String> {
     var dormant = Set<String>()
-    walkBackwards { module, isDormant in if isDormant { dormant.insert(module.name) } }
+    walkBackwards { module, _, isDormant in if isDormant { dormant.insert(module.name) } }
     return dormant
   }
 
-  /// Calls `body` with each module of ``modules`` from the last to the first, and whether it
-  /// stays dormant at boot (see ``dormantModules()``): one pass over the plan
+  /// Calls `body` with each module of ``modules`` from the last to the first, its index there,
+  /// and whether it stays dormant at boot (see ``dormantModules()``): one pass over the plan
   /// for a caller that also reads each module.
-  package func walkBackwards(_ body: (ModuleManifest, _ isDormant: Bool) -> Void) {
+  package func walkBackwards(_ body: (ModuleManifest, _ position: Int, _ isDormant: Bool) -> Void) {
     let anyLazy = hasLazyModules
     var needed = Set<String>()
     // Dependents come after their dependencies, so walking backwards sees every module's
@@ -120,10 +125,10 @@ package struct BootPlan: Sendable {
     for position in modules.indices.reversed() {
       let module = modules[position]
       if anyLazy, module.isLazy, !needed.contains(module.name) {
-        body(module, true)
+        body(module, position, true)
       } else {
         if anyLazy { needed.formUnion(module.dependencies) }
-        body(module, false)
+        body(module, position, false)
       }
     }
   }

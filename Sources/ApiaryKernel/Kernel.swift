@@ -110,12 +110,8 @@ public actor Kernel {
     self.events = EventBus(profiler: profiler, executor: hookExecutor)
     self.observer = observer
     (self.order, self.orderKeys) = (plan.names, plan.orderKeys)
-    // Filled in a local: no exclusivity check per module.
-    var states = ModuleTable()
-    states.reserveCapacity(order.count)
-    for name in order { states[name] = .planned }
-    self.states = states
-    events.rank(order)
+    self.states = ModuleTable(planned: plan.positions)
+    events.rank(owners: plan.positions)  // the ranks of `order`
   }
 
   /// Every planned or added module with its state, in boot order.
@@ -240,15 +236,16 @@ public actor Kernel {
   /// that stay dormant, and names the `background` ones; every list is in plan order. Counts
   /// their services too: the placeholders and bindings about to be made.
   private func link(_ memo: inout CatalogMemo) throws(KernelError) -> (
-    eager: [ModuleManifest], dormant: [ModuleManifest], background: [String], services: Int
+    eager: [ModuleManifest], dormant: [Sleeper], background: [String], services: Int
   ) {
     var required: [[ManifestProblem]] = []
-    var (eager, sleepers, background): ([ModuleManifest], [ModuleManifest], [String]) = ([], [], [])
+    var (eager, sleepers, background): ([ModuleManifest], [Sleeper], [String]) = ([], [], [])
     var services = 0
     eager.reserveCapacity(plan.modules.count)
     sleepers.reserveCapacity(plan.modules.count)
-    plan.walkBackwards { manifest, isDormant in
-      if isDormant { sleepers.append(manifest) } else { eager.append(manifest) }
+    // The plan's modules have the slots of their places in the plan (see `ModuleTable`).
+    plan.walkBackwards { manifest, position, isDormant in
+      if isDormant { sleepers.append((manifest, position)) } else { eager.append(manifest) }
       services += manifest.services.count
       if manifest.activation == .background { background.append(manifest.name) }
       let problems = BootCheck.problems(manifest, memo: &memo)
@@ -634,7 +631,7 @@ public actor Kernel {
     do {
       if manifest.isLazy {
         var memo = CatalogMemo(catalog)
-        try registerDormant([required], memo: &memo)
+        try registerDormant([(required, states.slot(for: manifest.name))], memo: &memo)
         startInBackground([manifest.name])
         return
       }
@@ -727,7 +724,7 @@ public actor Kernel {
   /// declared target with a maker that wakes the module first, and subscribes a placeholder to
   /// each activation event (all of them at once, in boot order), all owned by the module;
   /// no module code runs. A module that does not link fails here, as it would in `setUp`.
-  private func registerDormant(_ modules: [ModuleManifest], memo: inout CatalogMemo)
+  private func registerDormant(_ modules: [Sleeper], memo: inout CatalogMemo)
     throws(KernelError)
   {
     var placeholders = EventPlaceholders()
@@ -735,7 +732,7 @@ public actor Kernel {
     defer { events.subscribePlaceholders(placeholders) }
     // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
     var rank = order.startIndex
-    for manifest in modules {
+    for (manifest, slot) in modules {
       rank = Self.place(of: manifest.name, in: order, from: rank)
       let problems = takeLinkProblems(manifest)
       if !problems.isEmpty {
@@ -749,7 +746,9 @@ public actor Kernel {
         try fail(manifest, phase: .load, error: error)
         continue
       }
-      try sleep(manifest, hasHooks: type.hasHooks, rank: rank, memo: &memo, events: &placeholders)
+      try sleep(
+        manifest, slot: slot, hasHooks: type.hasHooks, rank: rank, memo: &memo,
+        events: &placeholders)
     }
   }
 
@@ -758,6 +757,9 @@ public actor Kernel {
   private static func place(of name: String, in order: [String], from start: Int) -> Int {
     order[start...].firstIndex(of: name) ?? order.firstIndex(of: name) ?? order.endIndex
   }
+
+  /// A lazy module about to be put to sleep, and its slot in `states` (``ModuleTable/slot(for:)``).
+  private typealias Sleeper = (manifest: ModuleManifest, slot: Int)
 
   /// Activation-event placeholders of modules going to sleep, in boot order: each module's
   /// ``Wake``, once for each of its activation events.
@@ -770,7 +772,7 @@ public actor Kernel {
   /// context is made when it wakes, so a module that never wakes costs its placeholders and
   /// nothing else. A module without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(
-    _ manifest: ModuleManifest, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
+    _ manifest: ModuleManifest, slot: Int, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
     events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
@@ -801,7 +803,7 @@ public actor Kernel {
       return
     }
     for event in manifest.activationEvents { pending.append((event, name, rank, wake)) }
-    states.sleep(name, wake)
+    states.sleep(at: slot, wake)
   }
 
   /// Puts a required module that failed to wake back to sleep, so a later trigger tries again.
@@ -809,7 +811,9 @@ public actor Kernel {
     var memo = CatalogMemo(catalog)
     var placeholders = EventPlaceholders()
     let rank = Self.place(of: manifest.name, in: order, from: 0)
-    try? sleep(manifest, hasHooks: hasHooks, rank: rank, memo: &memo, events: &placeholders)
+    try? sleep(
+      manifest, slot: states.slot(for: manifest.name), hasHooks: hasHooks, rank: rank, memo: &memo,
+      events: &placeholders)
     events.subscribePlaceholders(placeholders)
   }
 

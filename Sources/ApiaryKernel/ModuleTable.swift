@@ -1,43 +1,70 @@
 /// The kernel's modules by name: each one's state and, while it is dormant, the ``Wake`` its
-/// placeholders pull (which holds its manifest). One table, so putting a module to sleep is one
-/// dictionary write, not one for its state and one for its wake.
+/// placeholders pull (which holds its manifest). One slot per module, so putting a module to
+/// sleep is one write, not one for its state and one for its wake.
+///
+/// The plan's modules have the slots of their places in the plan, so boot reaches a module by
+/// its place without hashing its name; the name-to-slot table is the plan's own
+/// (``BootPlan/positions``). Modules added later get slots after them.
 ///
 /// ```swift
-/// var modules = ModuleTable()
-/// modules["search"] = .planned
-/// modules.sleep("search", wake)  // modules["search"] == .dormant
+/// var modules = ModuleTable(planned: plan.positions)  // every module .planned
+/// modules.sleep(at: 3, wake)  // the plan's fourth module: modules[name] == .dormant
 /// modules[wake: "search"] = nil  // waking: the state stays until the wake-up ends
 /// ```
 struct ModuleTable {
-  private var slots: [String: Slot] = [:]
+  /// Each module's slot in `slots`.
+  private var positions: [String: Int]
+  private var slots: [Slot]
+  /// Slots of forgotten modules, for the next ones added.
+  private var free: [Int] = []
 
   private struct Slot {
     var state: ModuleState
     var wake: Wake? = nil
   }
 
-  mutating func reserveCapacity(_ count: Int) { slots.reserveCapacity(count) }
+  /// Every module of `positions` (each name's place in the plan, `0..<count`) planned.
+  init(planned positions: [String: Int]) {
+    self.positions = positions
+    self.slots = Array(repeating: Slot(state: .planned), count: positions.count)
+  }
 
   /// A module's state; nil when no module has that name. Setting nil forgets the module.
   subscript(name: String) -> ModuleState? {
-    get { slots[name]?.state }
+    get { positions[name].map { slots[$0].state } }
     set {
       if let newValue {
-        slots[name, default: Slot(state: newValue)].state = newValue
-      } else {
-        slots[name] = nil
+        slots[slot(for: name)].state = newValue
+      } else if let slot = positions.removeValue(forKey: name) {
+        slots[slot] = Slot(state: .stopped)
+        free.append(slot)
       }
     }
   }
 
   /// The wake of a dormant module not yet woken, removed, or failed.
   subscript(wake name: String) -> Wake? {
-    get { slots[name]?.wake }
-    set { slots[name]?.wake = newValue }
+    get { positions[name].flatMap { slots[$0].wake } }
+    set {
+      if let slot = positions[name] { slots[slot].wake = newValue }
+    }
   }
 
-  /// Marks `name` dormant, woken by `wake`.
-  mutating func sleep(_ name: String, _ wake: Wake) {
-    slots[name] = Slot(state: .dormant, wake: wake)
+  /// The slot of `name`, for ``sleep(at:_:)``; a module new to the table is added, planned.
+  mutating func slot(for name: String) -> Int {
+    if let slot = positions[name] { return slot }
+    let slot = free.popLast() ?? slots.count
+    positions[name] = slot
+    if slot == slots.count {
+      slots.append(Slot(state: .planned))
+    } else {
+      slots[slot] = Slot(state: .planned)
+    }
+    return slot
+  }
+
+  /// Marks the module in `slot` dormant, woken by `wake`.
+  mutating func sleep(at slot: Int, _ wake: Wake) {
+    slots[slot] = Slot(state: .dormant, wake: wake)
   }
 }

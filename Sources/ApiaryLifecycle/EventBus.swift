@@ -186,15 +186,21 @@ public final class EventBus: Sendable {
   /// their place) and reorders existing subscriptions to match, keeping subscription order
   /// within an owner.
   package func rank(_ owners: [String]) {
+    // Built in place, without a list of pairs in between; an owner listed twice keeps its
+    // first rank.
+    var ranks: [String: Int] = [:]
+    ranks.reserveCapacity(owners.count)
+    for (rank, owner) in owners.enumerated() {
+      if let first = ranks.updateValue(rank, forKey: owner) { ranks[owner] = first }
+    }
+    rank(owners: ranks)
+  }
+
+  /// ``rank(_:)`` with each owner's rank given (a boot plan's table of positions), so no name
+  /// is hashed again.
+  package func rank(owners ranks: [String: Int]) {
     storage.state.withLock { state in
       state.placeAll()
-      // Built in place, without a list of pairs in between; an owner listed twice keeps its
-      // first rank.
-      var ranks: [String: Int] = [:]
-      ranks.reserveCapacity(owners.count)
-      for (rank, owner) in owners.enumerated() {
-        if let first = ranks.updateValue(rank, forKey: owner) { ranks[owner] = first }
-      }
       state.ranks = ranks
       for key in Array(state.byEvent.keys) {
         guard var list = state.byEvent[key] else { continue }
@@ -242,20 +248,26 @@ public final class EventBus: Sendable {
   package func subscribePlaceholders(
     _ placeholders: [(event: String, owner: String, rank: Int, placeholder: any EventPlaceholder)]
   ) {
-    guard let first = placeholders.first?.event else { return }
     storage.state.withLock { state in
-      var (name, list) = (first, state.byEvent.removeValue(forKey: first) ?? [])
-      for (event, owner, rank, placeholder) in placeholders {
-        if event != name {
-          state.byEvent[name] = list
-          (name, list) = (event, state.byEvent.removeValue(forKey: event) ?? [])
+      var start = placeholders.startIndex
+      while start < placeholders.endIndex {
+        let name = placeholders[start].event
+        var end = start + 1
+        while end < placeholders.endIndex, placeholders[end].event == name { end += 1 }
+        var list = state.byEvent.removeValue(forKey: name) ?? []
+        // Grown once for the run, still geometrically when runs of one event alternate.
+        if list.capacity < list.count + (end - start) {
+          list.reserveCapacity(max(list.count + (end - start), 2 * list.capacity))
         }
-        let subscription = Subscription(
-          id: state.nextID, owner: owner, rank: rank, callee: .placeholder(placeholder))
-        state.nextID += 1
-        state.append(subscription, to: &list, of: name)
+        for (_, owner, rank, placeholder) in placeholders[start..<end] {
+          let subscription = Subscription(
+            id: state.nextID, owner: owner, rank: rank, callee: .placeholder(placeholder))
+          state.nextID += 1
+          state.append(subscription, to: &list, of: name)
+        }
+        state.byEvent[name] = list
+        start = end
       }
-      state.byEvent[name] = list
     }
   }
 

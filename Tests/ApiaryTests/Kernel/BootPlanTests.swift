@@ -44,6 +44,22 @@ import Testing
     #expect(plan.names == plan.modules.map(\.name))
     #expect(plan.orderKeys.map(\.0) == plan.modules.map { BootPlan.orderKey($0).0 })
     #expect(plan.orderKeys.map(\.1) == plan.modules.map { BootPlan.orderKey($0).1 })
+    #expect(plan.positions == ["d": 0, "c": 1, "a": 2])
+  }
+
+  @Test func moduleTableKeepsThePlanSlotsAndReusesForgottenOnes() throws {
+    let plan = try BootPlan(modules: [module("a"), module("b"), module("c")])
+    var table = ModuleTable(planned: plan.positions)
+    #expect(plan.names.map { table[$0] } == [.planned, .planned, .planned])
+    #expect(table.slot(for: "b") == 1)
+    table["b"] = nil
+    #expect(table["b"] == nil)
+    #expect(table.slot(for: "added") == 1)  // b's slot, reused
+    #expect(table["added"] == .planned)
+    #expect(table.slot(for: "another") == 3)
+    table["c"] = .running
+    #expect(plan.names.map { table[$0] } == [.planned, nil, .running])
+    #expect(table[wake: "a"] == nil)
   }
 
   @Test func disabledModulesAreLeftOut() throws {
