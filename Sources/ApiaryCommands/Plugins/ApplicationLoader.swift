@@ -99,7 +99,7 @@ struct ApplicationLoader {
     var placesAProcess = false
     for module in modules where module.isEnabled {
       placesAProcess = placesAProcess || module.placement == .process
-      guard let plugin = module.plugin else { continue }
+      guard module.namesPlugin, let plugin = module.plugin else { continue }
       let origin = plugin.source.map(String.init(describing:)) ?? "module '\(module.name)'"
       if let first = requests.first(where: { $0.path == plugin.path }) {
         if first.version != plugin.version {
