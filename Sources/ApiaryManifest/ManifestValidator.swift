@@ -104,9 +104,15 @@ package struct ManifestValidator {
               "module '\(name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      if let checkTypes { problems += checkTypes(module) }
+      if let checkTypes {
+        let found = checkTypes(module)
+        if !found.isEmpty { problems += found }
+      }
       checkActivation(module)
-      later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
+      // Most modules declare neither.
+      if !module.services.isEmpty || !module.targets.isEmpty {
+        later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
+      }
     }
     checkCycles(modules, Adjacency(count: modules.count, edges: edges))
     problems += later.problems
