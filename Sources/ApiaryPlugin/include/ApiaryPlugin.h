@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "1267b71a4805e221183c944a359ec2aae4bbfce561a09d69c533a1e3aeea4311"
+#define APIARY_ABI_HASH "482753c27c586afaa7c716ddbeb7924aa94bf173f4302c2307d7973a99ed5256"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
