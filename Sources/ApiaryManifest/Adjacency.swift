@@ -36,4 +36,11 @@ package struct Adjacency: Sendable {
 
   /// The successors of `node`, in the order their edges were given.
   package subscript(node: Int) -> ArraySlice<Int> { targets[starts[node]..<starts[node + 1]] }
+
+  /// The positions of `node`'s edges, for ``target(at:)``: a walk by position makes no slice,
+  /// which costs a reference count a step.
+  package func edges(of node: Int) -> Range<Int> { starts[node]..<starts[node + 1] }
+
+  /// The node the edge at `position` (one of ``edges(of:)``) leads to.
+  package func target(at position: Int) -> Int { targets[position] }
 }

@@ -456,7 +456,8 @@ package struct ManifestLoader: Sendable {
     }
     // The directory's part of every path, made once: each path is then one allocation.
     let prefix = join(path, "")
-    return files.sorted { $0.name < $1.name }.map { name, isRegular in
+    files.sort { $0.name < $1.name }
+    return files.map { name, isRegular in
       ModuleFiles.File(path: prefix + name, name: name, isRegular: isRegular)
     }
   }

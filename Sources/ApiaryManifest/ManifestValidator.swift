@@ -104,9 +104,15 @@ package struct ManifestValidator {
               "module '\(name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      if let checkTypes { problems += checkTypes(module) }
+      if let checkTypes {
+        let found = checkTypes(module)
+        if !found.isEmpty { problems += found }
+      }
       checkActivation(module)
-      later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
+      // Most modules declare neither.
+      if !module.services.isEmpty || !module.targets.isEmpty {
+        later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
+      }
     }
     checkCycles(modules, Adjacency(count: modules.count, edges: edges))
     problems += later.problems
@@ -306,6 +312,7 @@ package struct ManifestValidator {
     var low = [Int](repeating: 0, count: count)
     var onStack = [Bool](repeating: false, count: count)
     var stack: [Int] = []
+    // Each node being visited, with the position of its next edge (``Adjacency/edges(of:)``).
     var calls: [(node: Int, edge: Int)] = []
     var next = 0
     var components: [[Int]] = []
@@ -315,19 +322,18 @@ package struct ManifestValidator {
       next += 1
       stack.append(root)
       onStack[root] = true
-      calls.append((root, 0))
+      calls.append((root, edges.edges(of: root).lowerBound))
       while let (node, edge) = calls.last {
-        let successors = edges[node]
-        if edge < successors.count {
+        if edge < edges.edges(of: node).upperBound {
           calls[calls.count - 1].edge += 1
-          let target = successors[successors.startIndex + edge]
+          let target = edges.target(at: edge)
           if order[target] < 0 {
             order[target] = next
             low[target] = next
             next += 1
             stack.append(target)
             onStack[target] = true
-            calls.append((target, 0))
+            calls.append((target, edges.edges(of: target).lowerBound))
           } else if onStack[target] {
             low[node] = min(low[node], order[target])
           }

@@ -122,6 +122,9 @@ package struct ModuleManifest: Sendable, Hashable {
     get { storage.fields.plugin }
     set { update { $0.plugin = newValue } }
   }
+  /// Whether ``plugin`` is set, asked without copying the reference: boot asks it of every
+  /// module, and a copy of even an empty one reads its whole width.
+  package var namesPlugin: Bool { storage.namesPlugin }
   /// The file and key path this module was declared at.
   public var source: SourceLocation? {
     get { storage.fields.source }
@@ -225,8 +228,14 @@ package struct ModuleManifest: Sendable, Hashable {
 
   /// Immutable, so reading a field needs no exclusivity check; a change makes a new one.
   private final class Storage: Sendable {
+    /// Whether `fields.plugin` is set, kept before the fields, next to the name.
+    let namesPlugin: Bool
     let fields: Fields
-    init(_ fields: Fields) { self.fields = fields }
+    init(_ fields: Fields) {
+      // The library alone is read: a test of the whole optional copies it.
+      namesPlugin = fields.plugin?.library != nil
+      self.fields = fields
+    }
   }
 
   private mutating func update(_ change: (inout Fields) -> Void) {

@@ -55,9 +55,11 @@ struct ApplicationLoader {
     self.directory = directory
     let set = ManifestLoader(catalog: catalog).loadUnvalidated(directory: directory)
     // Broken manifests are still checked through, for one report, but load no plugin code.
-    var failure = Failure(
-      manifestProblems: set.problems + ProcessPlacement.problems(set.modules))
-    let modules = resolve(set.modules, opening: set.problems.isEmpty, &failure)
+    var failure = Failure()
+    let (modules, placesAProcess) = resolve(set.modules, opening: set.problems.isEmpty, &failure)
+    // Placement problems come before the plugins'; only a module placed in a process has them.
+    let placement = placesAProcess ? ProcessPlacement.problems(set.modules) : []
+    failure.manifestProblems = set.problems + placement + failure.manifestProblems
     failure.manifestProblems += ManifestLoader.validate(
       application: set.application, modules: modules, catalog: catalog)
     guard failure.isEmpty, let application = set.application else {
@@ -79,24 +81,25 @@ struct ApplicationLoader {
       module.isOptional = false
       return module
     }
-    let modules = resolve(required, opening: true, validated: false, &failure)
+    let modules = resolve(required, opening: true, validated: false, &failure).modules
     guard failure.isEmpty else { throw failure }
     return modules
   }
 
   /// Gates the plugin libraries `modules` name and, when `opening` and no required module's
   /// library was refused, opens the accepted ones. Returns the modules to plan, with optional
-  /// modules of refused plugins replaced by ``RefusedPluginModule``. With `validated`, the
-  /// types of a refused required module get stand-ins, so validation does not report them
-  /// missing as well; without it (`:load`, which stops at the refusal), the catalog keeps none.
+  /// modules of refused plugins replaced by ``RefusedPluginModule``, and whether an enabled one
+  /// is placed in a process. With `validated`, the types of a refused required module get
+  /// stand-ins, so validation does not report them missing as well; without it (`:load`, which
+  /// stops at the refusal), the catalog keeps none.
   private mutating func resolve(
     _ modules: [ModuleManifest], opening: Bool, validated: Bool = true, _ failure: inout Failure
-  ) -> [ModuleManifest] {
+  ) -> (modules: [ModuleManifest], placesAProcess: Bool) {
     var requests: [PluginRequest] = []
     var placesAProcess = false
     for module in modules where module.isEnabled {
       placesAProcess = placesAProcess || module.placement == .process
-      guard let plugin = module.plugin else { continue }
+      guard module.namesPlugin, let plugin = module.plugin else { continue }
       let origin = plugin.source.map(String.init(describing:)) ?? "module '\(module.name)'"
       if let first = requests.first(where: { $0.path == plugin.path }) {
         if first.version != plugin.version {
@@ -112,7 +115,9 @@ struct ApplicationLoader {
     }
     guard !requests.isEmpty else {
       // Most applications place nothing in a process: their modules are returned as they are.
-      return placesAProcess ? modules.map { $0.isEnabled ? placed($0) : $0 } : modules
+      return (
+        placesAProcess ? modules.map { $0.isEnabled ? placed($0) : $0 } : modules, placesAProcess
+      )
     }
     catalog.register(RefusedPluginModule.self)
     var verdict = PluginGate.check(requests)
@@ -163,7 +168,7 @@ struct ApplicationLoader {
       if !opens, module.placement == .host { standIn(for: module) }
       result.append(placed(module))
     }
-    return result
+    return (result, placesAProcess)
   }
 
   /// A process-placed module's stand-in (``ProcessPlacement``); any other module as it is.
@@ -194,7 +199,7 @@ struct ApplicationLoader {
     module.placement = .host
     module.isOptional = false
     var failure = Failure()
-    let resolved = resolve([module], opening: true, &failure)
+    let resolved = resolve([module], opening: true, &failure).modules
     guard failure.isEmpty, let loaded = resolved.first else { throw failure }
     return (application, loaded)
   }

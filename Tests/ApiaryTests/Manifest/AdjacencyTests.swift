@@ -17,4 +17,11 @@ import Testing
     #expect((0..<graph.count).map { Array(graph[$0]) } == [[1, 2], [], [0]])
     #expect(Adjacency([]).count == 0)
   }
+
+  @Test func edgePositionsLeadToTheSuccessors() {
+    let graph = Adjacency([[1, 2], [], [0]])
+    #expect(
+      (0..<graph.count).map { graph.edges(of: $0).map(graph.target(at:)) } == [[1, 2], [], [0]])
+    #expect(graph.edges(of: 1).isEmpty)
+  }
 }

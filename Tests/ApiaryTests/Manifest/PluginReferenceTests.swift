@@ -5,6 +5,15 @@ import Testing
 @Suite struct PluginReferenceTests {
   static let digest = String(repeating: "ab", count: 32)
 
+  @Test func namesPluginFollowsThePlugin() {
+    var module = ModuleManifest(name: "notes", type: "NotesPlugin.NotesModule")
+    #expect(!module.namesPlugin)
+    module.plugin = PluginReference(library: "libNotesPlugin.so", version: "1.0.0")
+    #expect(module.namesPlugin)
+    module.plugin = nil
+    #expect(!module.namesPlugin)
+  }
+
   @Test func jsonAndPlistNameTheSameLibrary() throws {
     let json = decodeModules(
       """
