@@ -10,13 +10,6 @@ struct ModuleTypeCheck {
   /// manifest entries may share a type, and conformance is checked once a name, only where it
   /// matters (a runtime check of a new type costs a scan of every conformance record).
   private var types: [String: Found?] = [:]
-  /// The latest names found, and what: manifests repeat a few type names, each shared as one
-  /// string (`RepeatedValues`), so most lookups end at a comparison with the same string
-  /// instead of hashing the name. Only names of the same length are compared.
-  private var recent: [(name: String, found: Found)] = []
-  /// Where the next name goes once ``recent`` is full: the oldest is replaced.
-  private var nextRecent = 0
-  private static let recentCount = 8
 
   private typealias Found = (type: Any.Type, isModule: Bool?)
 
@@ -65,41 +58,20 @@ struct ModuleTypeCheck {
   }
 
   private mutating func lookup(_ name: String) -> Found? {
-    let length = name.utf8.count
-    for index in recent.indices
-    where recent[index].name.utf8.count == length && recent[index].name == name {
-      return recent[index].found
-    }
-    if let cached = types[name] {
-      if let cached { remember(name, cached) }
-      return cached
-    }
+    if let cached = types[name] { return cached }
     // A type registered as a module is known to be one; any other is asked about only if a
     // module names it (`isModule`).
     let found = catalog.lookup(name, knownAs: KnownModule.self).map { found -> Found in
       (found.type, found.known == nil ? nil : true)
     }
     types[name] = found
-    if let found { remember(name, found) }
     return found
-  }
-
-  private mutating func remember(_ name: String, _ found: Found) {
-    if recent.count < Self.recentCount {
-      recent.append((name, found))
-    } else {
-      recent[nextRecent] = (name, found)
-      nextRecent = (nextRecent + 1) % Self.recentCount
-    }
   }
 
   private mutating func isModule(_ name: String, _ found: Found) -> Bool {
     if let known = found.isModule { return known }
     let isModule = found.type is any Module.Type
     types[name] = (found.type, isModule)
-    for index in recent.indices where recent[index].name == name {
-      recent[index].found.isModule = isModule
-    }
     return isModule
   }
 
