@@ -60,7 +60,8 @@ struct Session {
   /// Adds the modules of a module manifest file, their plugin libraries checked by the same
   /// load gate as at boot. Every module of the file is required, and the file loads whole or not
   /// at all: when one fails, those added before it are removed again. Manifest and gate problems
-  /// are listed one per line, and the gate's notes go to standard error, as at boot.
+  /// are listed one per line, and the gate's notes go to standard error, as at boot. The
+  /// modules are added in one change, so no other change sees a part of the file.
   private func load(_ file: String) async -> [String] {
     // A process-placed module's child reads the application manifest from its directory.
     let application = kernel.application.source?.file ?? ""
@@ -74,35 +75,18 @@ struct Session {
     } catch {
       return "error: \(error)".lines  // the loader's own lines, input in them escaped
     }
-    var added: [String] = []
-    for module in Self.dependenciesFirst(modules) {
-      do {
-        try await kernel.add(module)
-        added.append(module.name)
-      } catch {
-        // May quote a module's own error: one line.
-        guard !added.isEmpty else { return ["error: \(error)"] }
-        return ["error: loading '\(module.name)' failed: \(error)\(await withdraw(added))"]
-      }
+    do {
+      try await kernel.add(Self.dependenciesFirst(modules))
+    } catch {
+      // May quote a module's own error: one line.
+      guard !error.withdrawn.isEmpty else { return ["error: \(error)"] }
+      let withdrawn = error.withdrawn.reversed().map { "'\($0)'" }.joined(separator: ", ")
+      return [
+        "error: loading '\(error.module)' failed: \(error); withdrew the file's other modules: "
+          + withdrawn
+      ]
     }
     return ["loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"]
-  }
-
-  /// Removes the modules a failed `:load` added, last first, as `:remove` does; says which
-  /// were withdrawn and which could not be.
-  private func withdraw(_ added: [String]) async -> String {
-    var withdrawn: [String] = []
-    var kept: [String] = []
-    for name in added.reversed() {
-      do {
-        try await kernel.remove(name)
-        withdrawn.append("'\(name)'")
-      } catch {
-        kept.append("could not withdraw '\(name)': \(error)")
-      }
-    }
-    let note = withdrawn.isEmpty ? "" : "; withdrew the file's other modules: "
-    return note + withdrawn.joined(separator: ", ") + kept.map { "; \($0)" }.joined()
   }
 
   /// `modules` with each after those of them it depends on, in file order otherwise; modules

@@ -610,12 +610,50 @@ public actor Kernel {
   /// torn down if it started, the error is thrown, and the name can be added again; the rest of
   /// the application is untouched. Refused once a shutdown has been requested.
   package func add(_ manifest: ModuleManifest) async throws(KernelError) {
-    guard !stopping else { throw .wrongState(operation: "add a module", state: stateName) }
+    do {
+      try await add([manifest])
+    } catch {
+      throw error.cause
+    }
+  }
+
+  /// Adds `manifests`, in the order given, as `add(_:)` adds one, in one
+  /// change: all of them or none. When one fails, those added before it are torn down and
+  /// removed again, last first, before any other change runs; background modules start once
+  /// all are in.
+  ///
+  /// ```swift
+  /// try await kernel.add([store, notes])  // notes depends on store
+  /// ```
+  package func add(_ manifests: [ModuleManifest]) async throws(AddFailure) {
+    let first = manifests.first?.name ?? ""
+    guard !stopping else {
+      throw AddFailure(
+        module: first, cause: .wrongState(operation: "add a module", state: stateName),
+        withdrawn: [])
+    }
     await beginChange()
     defer { endChange() }
     guard phase == .running, !stopping else {
-      throw .wrongState(operation: "add a module", state: stateName)
+      throw AddFailure(
+        module: first, cause: .wrongState(operation: "add a module", state: stateName),
+        withdrawn: [])
     }
+    var added: [String] = []
+    for manifest in manifests {
+      do {
+        try await addOne(manifest)
+      } catch {
+        for name in added.reversed() { await takeOut(name) }
+        throw AddFailure(module: manifest.name, cause: error, withdrawn: added)
+      }
+      added.append(manifest.name)
+    }
+    startInBackground(added)
+  }
+
+  /// One module of `add(_:)` with a list, inside its change.
+  private func addOne(_ manifest: ModuleManifest) async throws(KernelError) {
     switch states[manifest.name] {
     case nil, .stopped?, .failed?, .failedWhileRunning?, .skipped?: break
     case .planned?, .setUp?, .running?, .dormant?: throw .duplicateModule(manifest.name)
@@ -632,7 +670,6 @@ public actor Kernel {
       if manifest.isLazy {
         var memo = CatalogMemo(catalog)
         try registerDormant([(required, states.slot(for: manifest.name))], memo: &memo)
-        startInBackground([manifest.name])
         return
       }
       try await wakeDependencies(of: required)
@@ -692,7 +729,12 @@ public actor Kernel {
     guard dependents.isEmpty, dormant.isEmpty else {
       throw .moduleInUse(module: name, dependents: dependents, dormant: dormant)
     }
-    if state == .running { await tearDownAll([name]) }
+    await takeOut(name)
+  }
+
+  /// Tears `name` down if it runs and removes everything it registered; it is then stopped.
+  private func takeOut(_ name: String) async {
+    if states[name] == .running { await tearDownAll([name]) }
     unregister(name)
     states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "d3533e0b42ec8d82944f41f3bf07fbc3d89a0e96035c9fb2ed3ecb531952ef09"
+#define APIARY_ABI_HASH "298ddcfe2d564bf442538cc5f159cb35cc77f7c4308c571f472f482846ff77fa"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -84,6 +84,50 @@ import Testing
     #expect(kernel.container.bindings.isEmpty)
   }
 
+  /// A list of modules is added in one change: an add waiting behind it, of a module that
+  /// depends on the list's first, finds that module already withdrawn when the second failed.
+  /// Added one by one, the waiting add ran between the failure and the withdrawal.
+  @Test func anAddWaitingBehindAFailedListFindsItsModulesWithdrawn() async throws {
+    let journal = Journal.new()
+    let gate = HookGate()
+    let kernel = try Fixture.kernel([Fixture.module("base", journal: journal)])
+    try await kernel.boot()
+    var failing = gate.config("setUp")
+    failing["fail"] = "setUp"
+    let list = Task {
+      try await kernel.add([
+        Fixture.module("a", journal: journal, dependencies: ["base"]),
+        Fixture.module("b", journal: journal, dependencies: ["a"], config: failing),
+      ])
+    }
+    await gate.arrival()
+    let dependent = Task {
+      try await kernel.add(Fixture.module("c", journal: journal, dependencies: ["a"]))
+    }
+    await kernel.queued(1)
+    gate.open()
+    await #expect {
+      try await list.value
+    } throws: { error in
+      guard let failure = error as? AddFailure else { return false }
+      return failure.module == "b" && failure.withdrawn == ["a"]
+    }
+    await #expect {
+      try await dependent.value
+    } throws: { error in
+      guard
+        case .dependencyNotRunning(let module, let dependency)? = (error as? KernelError)?.details
+      else {
+        return false
+      }
+      return module == "c" && dependency == "a"
+    }
+    #expect(await kernel.state(of: "a") == .stopped)
+    #expect(await kernel.state(of: "c") == nil)
+    #expect(Journal.read(journal).contains("a.tearDown"))
+    await kernel.shutdown()
+  }
+
   @Test func removeOfADependencyWaitsForTheAddAndIsRefused() async throws {
     let journal = Journal.new()
     let gate = HookGate()
