@@ -144,8 +144,8 @@ public final class ELFImage: Sendable {
   /// ```
   public func defines(_ name: String) -> Bool {
     var found = false
-    symbols.forEachSymbol { symbol, defined in
-      if defined && !found && symbol.count == name.utf8.count && symbol.elementsEqual(name.utf8) {
+    symbols.forEachSymbol(defined: true) { symbol in
+      if !found && symbol.count == name.utf8.count && symbol.elementsEqual(name.utf8) {
         found = true
       }
     }
