@@ -84,8 +84,11 @@ public final class ELFImage: Sendable {
           expected: "24",
           found: "\(table.entrySize)")
       }
-      let entries = try layout.contents(of: table)
-      let strings = try layout.strings(at: table.link, for: table)
+      var (entries, strings): (ArraySlice<UInt8>, ArraySlice<UInt8>) = ([], [])
+      if !layout.readAdjacent(table, table.link, into: &entries, &strings) {
+        entries = try layout.contents(of: table)
+        strings = try layout.strings(at: table.link, for: table)
+      }
       dynamicSymbolStrings = (table.link, strings)
       dynamicSymbolBytes = entries
       symbols = DynamicSymbols(entries: entries, strings: strings)
@@ -144,8 +147,8 @@ public final class ELFImage: Sendable {
   /// ```
   public func defines(_ name: String) -> Bool {
     var found = false
-    symbols.forEachSymbol { symbol, defined in
-      if defined && !found && symbol.count == name.utf8.count && symbol.elementsEqual(name.utf8) {
+    symbols.forEachSymbol(defined: true) { symbol in
+      if !found && symbol.count == name.utf8.count && symbol.elementsEqual(name.utf8) {
         found = true
       }
     }

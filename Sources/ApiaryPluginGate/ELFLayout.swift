@@ -99,6 +99,35 @@ struct ELFLayout {
       what: "section '\(name(of: section).isEmpty ? "(unnamed)" : name(of: section))'")
   }
 
+  /// Reads `first` and the string table `second` (an index below ``sectionCount``) by one read
+  /// when `second` starts where `first` ends, as `.dynstr` follows `.dynsym`: for a file not read
+  /// whole, a system call and an array fewer (BENCHMARKS.md, "Plugins"). Returns false, having
+  /// read nothing, unless both are string-table-linked contents inside the file and the read
+  /// succeeded; then ``contents(of:)`` and ``strings(at:for:)`` read them, with their problems.
+  func readAdjacent(
+    _ first: Section, _ second: Int, into firstBytes: inout ArraySlice<UInt8>,
+    _ secondBytes: inout ArraySlice<UInt8>
+  ) -> Bool {
+    guard second > 0, second < sectionCount else { return false }
+    let strings = section(second)
+    guard first.type != Self.noBits, strings.type == Self.stringTableType,
+      first.offset >= 0, first.size >= 0, first.size <= file.size - first.offset,
+      strings.offset == first.offset + first.size, strings.size >= 0,
+      strings.size <= file.size - strings.offset,
+      first.size + strings.size <= ByteFile.maximumRead
+    else { return false }
+    let both: ArraySlice<UInt8>
+    do {
+      both = try file.read(offset: first.offset, count: first.size + strings.size)
+    } catch {
+      return false
+    }
+    let split = both.startIndex + first.size
+    firstBytes = both[..<split]
+    secondBytes = both[split...]
+    return true
+  }
+
   /// The bytes of section `index`, nil for -1 (no such section).
   func contents(ofSection index: Int) throws(PluginProblem) -> ArraySlice<UInt8>? {
     index < 0 ? nil : try contents(of: section(index))

@@ -412,8 +412,7 @@ struct GateRun {
     var counts: [Int] = []
     var examples: [String] = []  // the first in name order
     let entryLength = LoadGate.entrySymbol.utf8.count
-    image.symbols.forEachSymbol { symbol, defined in
-      guard defined else { return }
+    image.symbols.forEachSymbol(defined: true) { symbol in
       if entry && !definesEntry && symbol.count == entryLength
         && symbol.elementsEqual(LoadGate.entrySymbol.utf8)
       {

@@ -41,6 +41,29 @@ import Testing
     #expect(image.fileSize == (try Fixtures.bytes(path)).count)
   }
 
+  /// A library over 64 KiB is read range by range (`.dynsym` and the `.dynstr` after it by one
+  /// read): what it defines, needs and describes reads as a small library's does.
+  @Test func readsALibraryOverSixtyFourKiBByRanges() throws {
+    _ = try plugin()  // libdep.so
+    let path = try fixtures.library(
+      "Large", descriptor: Fixtures.descriptor(plugin: "large"),
+      source: """
+        int dep_function(void);
+        const char large_table[100000] = {1};
+        int large_call(void) { return dep_function() + large_table[0]; }
+        """,
+      flags: ["-L\(fixtures.directory)/lib", "-ldep"])
+    let image = try ELFImage(contentsOf: path)
+    #expect(image.fileSize > 64 << 10)
+    #expect(image.definedSymbols.contains("large_call"))
+    #expect(image.definedSymbols.contains("large_table"))
+    #expect(image.undefinedSymbols.contains("dep_function"))
+    #expect(image.defines("apiary_plugin_entry") && !image.defines("dep_function"))
+    #expect(image.neededLibraries.first == "libdep.so")
+    let descriptor = try #require(image.section(named: "apiary_plugin"))
+    #expect(descriptor.starts(with: Array("descriptor 1\n".utf8)))
+  }
+
   @Test func readsTheOlderRPATH() throws {
     let image = try ELFImage(
       contentsOf: plugin(flags: ["-Wl,-rpath,$ORIGIN/lib", "-Wl,--disable-new-dtags"]))
