@@ -75,7 +75,9 @@ final class HookLane: Sendable {
     _ hooks: [Hook], on executor: HookExecutor, next: @escaping Next = { _, _ in true }
   ) async -> [HookOutcome] {
     guard !hooks.isEmpty else { return [] }
-    let outcomes = Locked<[HookOutcome]>([])
+    var reserved: [HookOutcome] = []
+    reserved.reserveCapacity(hooks.count)
+    let outcomes = Locked(reserved)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       launch(hooks, on: executor) { index, outcome in
         outcomes.withLock { $0.append(outcome) }
