@@ -7,8 +7,18 @@ import Dispatch
 /// (a module without hooks) has nothing to run or time: only `prepare` runs.
 struct Hook: Sendable {
   var seconds: Double?
-  var prepare: (@Sendable () async throws -> Void)? = nil
+  var prepare: (@Sendable () async throws -> Void)?
   var body: (@Sendable () async throws -> Void)?
+
+  /// `body` has no default, so a trailing closure is the body, never `prepare`.
+  init(
+    seconds: Double?, prepare: (@Sendable () async throws -> Void)? = nil,
+    body: (@Sendable () async throws -> Void)?
+  ) {
+    self.seconds = seconds
+    self.prepare = prepare
+    self.body = body
+  }
 }
 
 /// How a hook ended: its result, how long `body` ran, and when it finished (nil when no

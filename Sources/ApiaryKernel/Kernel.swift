@@ -421,7 +421,7 @@ public actor Kernel {
       }
     }
     var start = Hook(
-      seconds: entry.manifest.startTimeout, prepare: waitsFor.isEmpty ? nil : prepare)
+      seconds: entry.manifest.startTimeout, prepare: waitsFor.isEmpty ? nil : prepare, body: nil)
     if entry.hasHooks { start.body = { try await entry.module.start(entry.context) } }
     guard entry.manifest.isAsync else { return start }
     return Hook(seconds: nil) { [start] in
@@ -467,7 +467,8 @@ public actor Kernel {
         if let blocked { throw Blocked(reason: "dependency '\(blocked)' failed in ready") }
       }
       var ready = Hook(
-        seconds: entry.manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare)
+        seconds: entry.manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare,
+        body: nil)
       if entry.hasHooks { ready.body = { try await entry.module.ready(entry.context) } }
       return ready
     }
