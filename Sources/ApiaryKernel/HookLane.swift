@@ -3,18 +3,30 @@ import ApiarySupport
 import Dispatch
 
 /// One module hook as the kernel runs it: `prepare` (not timed: waiting for dependencies, or
-/// refusing with a reason), then `body`, bounded by `seconds` (nil: no limit).
+/// refusing with a reason), then `body`, bounded by `seconds` (nil: no limit). A nil `body`
+/// (a module without hooks) has nothing to run or time: only `prepare` runs.
 struct Hook: Sendable {
   var seconds: Double?
-  var prepare: (@Sendable () async throws -> Void)? = nil
-  var body: @Sendable () async throws -> Void
+  var prepare: (@Sendable () async throws -> Void)?
+  var body: (@Sendable () async throws -> Void)?
+
+  /// `body` has no default, so a trailing closure is the body, never `prepare`.
+  init(
+    seconds: Double?, prepare: (@Sendable () async throws -> Void)? = nil,
+    body: (@Sendable () async throws -> Void)?
+  ) {
+    self.seconds = seconds
+    self.prepare = prepare
+    self.body = body
+  }
 }
 
-/// How a hook ended: its result, how long `body` ran, and when it finished.
+/// How a hook ended: its result, how long `body` ran, and when it finished (nil when no
+/// `body` ran, so none was timed).
 struct HookOutcome: Sendable {
   let result: Result<Void, any Error>
   let duration: Duration
-  let finishedAt: ContinuousClock.Instant
+  let finishedAt: ContinuousClock.Instant?
 }
 
 /// Runs hooks one after another in a task on a ``HookExecutor``, outside the Swift concurrency
@@ -39,7 +51,7 @@ final class HookLane: Sendable {
   typealias Next = @Sendable (_ index: Int, _ outcome: HookOutcome) -> Bool
 
   private struct State {
-    /// The hook running or next to run.
+    /// The first hook to run, then the last hook given a deadline.
     var index: Int
     /// When the running hook's `body` began and must end; nil between hooks.
     var began: ContinuousClock.Instant?
@@ -73,7 +85,9 @@ final class HookLane: Sendable {
     _ hooks: [Hook], on executor: HookExecutor, next: @escaping Next = { _, _ in true }
   ) async -> [HookOutcome] {
     guard !hooks.isEmpty else { return [] }
-    let outcomes = Locked<[HookOutcome]>([])
+    var reserved: [HookOutcome] = []
+    reserved.reserveCapacity(hooks.count)
+    let outcomes = Locked(reserved)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       launch(hooks, on: executor) { index, outcome in
         outcomes.withLock { $0.append(outcome) }
@@ -104,30 +118,32 @@ final class HookLane: Sendable {
     var index = state.withLock { $0.index }
     while index < hooks.count {
       let hook = hooks[index]
-      var began = clock.now
-      var result = Result<Void, any Error>.success(())
+      var outcome = HookOutcome(result: .success(()), duration: .zero, finishedAt: nil)
+      var armed = false
       do {
-        if let prepare = hook.prepare {
-          try await prepare()
-          began = clock.now
+        if let prepare = hook.prepare { try await prepare() }
+        if let body = hook.body {
+          let began = clock.now
+          if let seconds = hook.seconds { armed = arm(index, began: began, seconds: seconds) }
+          var result = Result<Void, any Error>.success(())
+          do { try await body() } catch { result = .failure(error) }
+          let now = clock.now
+          outcome = HookOutcome(result: result, duration: now - began, finishedAt: now)
         }
-        if let seconds = hook.seconds { arm(index, began: began, seconds: seconds) }
-        try await hook.body()
       } catch {
-        result = .failure(error)
+        outcome = HookOutcome(result: .failure(error), duration: .zero, finishedAt: nil)
       }
-      let now = clock.now
-      let owned = state.withLock { state in
-        guard !state.abandoned else { return false }
-        state.index = index + 1
-        state.began = nil
-        state.deadline = nil
-        return true
+      // Only an armed hook can be given up on by the watchdog.
+      if armed {
+        let owned = state.withLock { state in
+          guard !state.abandoned else { return false }
+          state.began = nil
+          state.deadline = nil
+          return true
+        }
+        guard owned else { return }  // the watchdog gave up on this hook and took over
       }
-      guard owned else { return }  // the watchdog gave up on this hook and took over
-      guard next(index, HookOutcome(result: result, duration: now - began, finishedAt: now)) else {
-        return done()
-      }
+      guard next(index, outcome) else { return done() }
       index += 1
     }
     done()
@@ -135,11 +151,12 @@ final class HookLane: Sendable {
 
   /// Sets the running hook's deadline. The lane keeps at most one watchdog entry: hooks that
   /// finish in time only update the deadline, and the entry, when it comes due, looks at the
-  /// hook running then.
-  private func arm(_ index: Int, began: ContinuousClock.Instant, seconds: Double) {
-    guard seconds.isFinite else { return }
+  /// hook running then. Returns whether the hook has a deadline.
+  private func arm(_ index: Int, began: ContinuousClock.Instant, seconds: Double) -> Bool {
+    guard seconds.isFinite else { return false }
     let deadline = began + .seconds(max(0, min(seconds, 1e9)))
     let unwatched = state.withLock { state in
+      state.index = index
       state.began = began
       state.deadline = deadline
       state.seconds = seconds
@@ -148,6 +165,7 @@ final class HookLane: Sendable {
       return true
     }
     if unwatched { watch(until: deadline) }
+    return true
   }
 
   private func watch(until deadline: ContinuousClock.Instant) {

@@ -79,6 +79,8 @@ public actor Kernel {
     let manifest: ModuleManifest
     let module: any Module
     let context: ModuleContext
+    /// Whether the module's type has hooks (`Module.hasHooks`); without, none is called.
+    var hasHooks: Bool { type(of: module).hasHooks }
 
     init(manifest: ModuleManifest, module: any Module, context: ModuleContext) {
       self.manifest = manifest
@@ -300,7 +302,7 @@ public actor Kernel {
       let entry = Loaded(manifest: manifest, module: type.init(), context: context)
       loaded[manifest.name] = entry
       entries.append(entry)
-      let dependencies = manifest.dependencies
+      let (dependencies, hasHooks) = (manifest.dependencies, type.hasHooks)
       let prepare: @Sendable () async throws -> Void = {
         let blocked = unavailable.withLock { known in
           dependencies.first { known[$0] != nil }.map { ($0, known[$0] ?? "") }
@@ -316,7 +318,7 @@ public actor Kernel {
               try entry.context.container.bind(service, catalog: catalog)
             }
             try mediator.addTargets(manifest.targets, owner: manifest.name, context: entry.context)
-            try entry.module.setUp(entry.context)
+            if hasHooks { try entry.module.setUp(entry.context) }
           }))
     }
     let stopRequested = self.stopRequested
@@ -376,12 +378,14 @@ public actor Kernel {
       }
     }
     let board = StartBoard(entries.map(\.manifest.name))
-    let hooks = entries.map { entry in Self.startHook(entry, board: board, on: hookExecutor) }
+    let hooks = entries.indices.map { position in
+      Self.startHook(entries[position], at: position, board: board, on: hookExecutor)
+    }
     let stopRequested = self.stopRequested
     let ran = await HookLane.run(hooks, on: hookExecutor) { [entries] index, outcome in
       let manifest = entries[index].manifest
       if !manifest.isAsync {
-        board.settle(manifest.name, outcome)
+        board.settle(index, outcome)
         if case .failure(let error) = outcome.result, !(error is Blocked), !manifest.isOptional {
           return false
         }
@@ -389,11 +393,11 @@ public actor Kernel {
       return !stopRequested.withLock { $0 }
     }
     // Modules whose turn never came did not start; async ones already launched are awaited.
-    for entry in entries.dropFirst(ran.count) { board.settle(entry.manifest.name, nil) }
+    for position in entries.indices.dropFirst(ran.count) { board.settle(position, nil) }
     let (outcomes, finished) = await board.all()
     var firstFailure: KernelError?
-    for entry in entries {
-      guard let outcome = outcomes[entry.manifest.name] else { continue }
+    for (entry, outcome) in zip(entries, outcomes) {
+      guard let outcome else { continue }
       if let failure = record(outcome, for: entry.manifest), firstFailure == nil {
         firstFailure = failure
       }
@@ -402,25 +406,27 @@ public actor Kernel {
     if let firstFailure { throw firstFailure }
   }
 
-  /// The hook that starts `entry` once its dependencies on `board` have started. For an `async`
-  /// module, a hook that launches the start on a lane of its own and returns at once.
-  private static func startHook(_ entry: Loaded, board: StartBoard, on executor: HookExecutor)
-    -> Hook
-  {
-    let name = entry.manifest.name
-    let waitsFor = entry.manifest.dependencies.filter(board.contains)
+  /// The hook that starts `entry`, at `position` on `board`, once its dependencies on `board`
+  /// have started. For an `async` module, a hook that launches the start on a lane of its own
+  /// and returns at once.
+  private static func startHook(
+    _ entry: Loaded, at position: Int, board: StartBoard, on executor: HookExecutor
+  ) -> Hook {
+    let waitsFor = entry.manifest.dependencies.compactMap { name in
+      board.position(of: name).map { (name, $0) }
+    }
     let prepare: @Sendable () async throws -> Void = {
-      for dependency in waitsFor where await !board.started(dependency) {
+      for (dependency, position) in waitsFor where await !board.started(position) {
         throw Blocked(reason: "dependency '\(dependency)' did not start")
       }
     }
-    let start = Hook(
-      seconds: entry.manifest.startTimeout, prepare: waitsFor.isEmpty ? nil : prepare,
-      body: { try await entry.module.start(entry.context) })
+    var start = Hook(
+      seconds: entry.manifest.startTimeout, prepare: waitsFor.isEmpty ? nil : prepare, body: nil)
+    if entry.hasHooks { start.body = { try await entry.module.start(entry.context) } }
     guard entry.manifest.isAsync else { return start }
-    return Hook(seconds: nil) {
+    return Hook(seconds: nil) { [start] in
       HookLane.launch([start], on: executor) { _, outcome in
-        board.settle(name, outcome)
+        board.settle(position, outcome)
         return true
       } done: {
       }
@@ -460,9 +466,11 @@ public actor Kernel {
         let blocked = failed.withLock { failed in dependencies.first(where: failed.contains) }
         if let blocked { throw Blocked(reason: "dependency '\(blocked)' failed in ready") }
       }
-      return Hook(
+      var ready = Hook(
         seconds: entry.manifest.startTimeout, prepare: dependencies.isEmpty ? nil : prepare,
-        body: { try await entry.module.ready(entry.context) })
+        body: nil)
+      if entry.hasHooks { ready.body = { try await entry.module.ready(entry.context) } }
+      return ready
     }
     let stopRequested = self.stopRequested
     let outcomes = await HookLane.run(hooks, on: hookExecutor) { index, outcome in

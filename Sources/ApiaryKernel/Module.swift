@@ -36,7 +36,8 @@ public protocol Module: AnyObject, Sendable {
   func tearDown(_ context: ModuleContext) async throws
   /// False when the type keeps every hook's default (it only declares services and targets in
   /// its manifest): waking it then runs no hook lane, so its first call costs no thread
-  /// hand-off for hooks. A type that says false has its hooks ignored when it wakes.
+  /// hand-off for hooks, and booting it runs no `setUp`, `start` or `ready` (recorded done, the
+  /// last two in zero time). A type that says false has those hooks ignored.
   ///
   /// ```swift
   /// final class Quiet: Module {

@@ -1,68 +1,92 @@
 import ApiarySupport
 
 /// The start phase's shared record: whether each module started, for modules waiting on their
-/// dependencies, and the order in which starts succeeded (teardown runs in reverse).
+/// dependencies, and the order in which starts succeeded (teardown runs in reverse). Modules
+/// are known by their position in the list the board was made with, so settling and asking
+/// hash no names.
 ///
 /// ```swift
 /// let board = StartBoard(["store", "notes"])
-/// board.settle("store", outcome)            // from the lane that ran store's start
-/// let ok = await board.started("store")     // in notes' prepare step
+/// board.settle(0, outcome)                  // from the lane that ran store's start
+/// let ok = await board.started(0)           // in notes' prepare step
 /// let (outcomes, order) = await board.all()
 /// ```
 final class StartBoard: Sendable {
   private struct State {
-    var outcomes: [String: HookOutcome] = [:]
-    var settled: Set<String> = []
+    /// By position: how each start ended, nil while it has not or when it never ran.
+    var outcomes: [HookOutcome?]
+    var settled: [Bool]
+    var settledCount = 0
     var finished: [String] = []
-    var waiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
+    var waiters: [Int: [CheckedContinuation<Bool, Never>]] = [:]
     var whenAllSettled: CheckedContinuation<Void, Never>?
   }
 
-  private let names: Set<String>
-  private let state = Locked(State())
+  private let names: [String]
+  private let positions: [String: Int]
+  private let state: Locked<State>
 
-  init(_ names: [String]) { self.names = Set(names) }
+  init(_ names: [String]) {
+    self.names = names
+    positions = Dictionary(zip(names, names.indices)) { first, _ in first }
+    var state = State(
+      outcomes: Array(repeating: nil, count: names.count),
+      settled: Array(repeating: false, count: names.count))
+    state.finished.reserveCapacity(names.count)
+    self.state = Locked(state)
+  }
 
-  func contains(_ name: String) -> Bool { names.contains(name) }
+  /// The position of `name` on the board, nil when it is not on it.
+  func position(of name: String) -> Int? { positions[name] }
 
-  /// Records how `name`'s start ended; nil means it never ran. The first record wins.
-  func settle(_ name: String, _ outcome: HookOutcome?) {
-    let started: Bool
-    if let outcome, case .success = outcome.result { started = true } else { started = false }
+  /// Records how the start at `position` ended; nil means it never ran. The first record wins.
+  func settle(_ position: Int, _ outcome: HookOutcome?) {
+    let started = outcome.map(Self.succeeded) ?? false
     let (waiters, all) = state.withLock { state in
-      guard state.settled.insert(name).inserted else {
+      guard !state.settled[position] else {
         return ([CheckedContinuation<Bool, Never>](), CheckedContinuation<Void, Never>?.none)
       }
-      if let outcome { state.outcomes[name] = outcome }
-      if started { state.finished.append(name) }
-      let all = state.settled.count == names.count ? state.whenAllSettled.take() : nil
-      return (state.waiters.removeValue(forKey: name) ?? [], all)
+      state.settled[position] = true
+      state.settledCount += 1
+      state.outcomes[position] = outcome
+      if started { state.finished.append(names[position]) }
+      let all = state.settledCount == names.count ? state.whenAllSettled.take() : nil
+      let waiters = state.waiters.isEmpty ? [] : state.waiters.removeValue(forKey: position) ?? []
+      return (waiters, all)
     }
     for waiter in waiters { waiter.resume(returning: started) }
     all?.resume()
   }
 
-  /// Whether `name` started; waits until its start has ended.
-  func started(_ name: String) async -> Bool {
-    await withCheckedContinuation { continuation in
+  /// Whether the module at `position` started; waits until its start has ended. A start already
+  /// ended (the usual case: sync modules start in plan order) is answered without suspending.
+  func started(_ position: Int) async -> Bool {
+    let known = state.withLock { state in
+      state.settled[position] ? state.outcomes[position].map(Self.succeeded) ?? false : nil
+    }
+    if let known { return known }
+    return await withCheckedContinuation { continuation in
       let settled = state.withLock { state -> Bool? in
-        guard state.settled.contains(name) else {
-          state.waiters[name, default: []].append(continuation)
+        guard state.settled[position] else {
+          state.waiters[position, default: []].append(continuation)
           return nil
         }
-        if let outcome = state.outcomes[name], case .success = outcome.result { return true }
-        return false
+        return state.outcomes[position].map(Self.succeeded) ?? false
       }
       if let settled { continuation.resume(returning: settled) }
     }
   }
 
-  /// Waits until every module's start has ended; returns the outcomes of those that ran and the
-  /// names of those that started, in the order they finished.
-  func all() async -> (outcomes: [String: HookOutcome], finished: [String]) {
+  private static func succeeded(_ outcome: HookOutcome) -> Bool {
+    if case .success = outcome.result { true } else { false }
+  }
+
+  /// Waits until every module's start has ended; returns the outcomes by position (nil for
+  /// those that never ran) and the names of those that started, in the order they finished.
+  func all() async -> (outcomes: [HookOutcome?], finished: [String]) {
     await withCheckedContinuation { continuation in
       let ready = state.withLock { state in
-        guard state.settled.count == names.count else {
+        guard state.settledCount == names.count else {
           state.whenAllSettled = continuation
           return false
         }

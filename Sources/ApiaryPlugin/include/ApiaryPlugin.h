@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "298ddcfe2d564bf442538cc5f159cb35cc77f7c4308c571f472f482846ff77fa"
+#define APIARY_ABI_HASH "4e5c17ff04d32b9516e47f35506b6bd2e21a14cbe982cee5de53e30644b2c5c7"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -59,6 +59,30 @@ import Testing
     #expect(await kernel.state(of: "quiet") == .stopped)
   }
 
+  @Test func anEagerModuleWithoutHooksBootsWithItsServicesBoundNoHookRunAndItsPhasesProfiled()
+    async throws
+  {
+    let journal = Journal.new()
+    var quiet = LazyFixture.module(
+      "quiet", journal: journal, activation: .eager, services: [LazyFixture.greeter])
+    quiet.type = "Test.Hookless"
+    let kernel = try LazyFixture.kernel([
+      quiet,
+      LazyFixture.module("after", journal: journal, activation: .eager, dependencies: ["quiet"]),
+    ])
+    kernel.profiler.isRecording = true
+    try await kernel.boot()
+    #expect(await kernel.state(of: "quiet") == .running)
+    #expect(await kernel.startedModules == ["quiet", "after"])
+    #expect(try kernel.container.resolve((any LazyGreeter).self).greeting == "hello")
+    let phases = kernel.profiler.recorded.filter { $0.subject == "quiet" }
+    #expect(Set(phases.map(\.phase)) == [.setUp, .start, .ready])
+    #expect(phases.filter { $0.phase != .setUp }.allSatisfy { $0.total == .zero })
+    await kernel.shutdown()
+    #expect(LazyFixture.hooks("quiet", in: journal).isEmpty)
+    #expect(LazyFixture.hooks("after", in: journal) == ["setUp", "start", "ready", "tearDown"])
+  }
+
   @Test func theFirstURLCallWakesTheModule() async throws {
     let journal = Journal.new()
     let kernel = try LazyFixture.kernel([
