@@ -634,19 +634,15 @@ public actor Kernel {
   /// try await kernel.add([store, notes])  // notes depends on store
   /// ```
   package func add(_ manifests: [ModuleManifest]) async throws(AddFailure) {
-    let first = manifests.first?.name ?? ""
-    guard !stopping else {
-      throw AddFailure(
-        module: first, cause: .wrongState(operation: "add a module", state: stateName),
-        withdrawn: [])
+    func refused() -> AddFailure {
+      AddFailure(
+        module: manifests.first?.name ?? "",
+        cause: .wrongState(operation: "add a module", state: stateName), withdrawn: [])
     }
+    guard !stopping else { throw refused() }
     await beginChange()
     defer { endChange() }
-    guard phase == .running, !stopping else {
-      throw AddFailure(
-        module: first, cause: .wrongState(operation: "add a module", state: stateName),
-        withdrawn: [])
-    }
+    guard phase == .running, !stopping else { throw refused() }
     var added: [String] = []
     for manifest in manifests {
       do {
