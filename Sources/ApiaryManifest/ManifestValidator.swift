@@ -104,10 +104,7 @@ package struct ManifestValidator {
               "module '\(name)' depends on unknown module '\(dependency)'\(hint)"))
         }
       }
-      if let checkTypes {
-        let found = checkTypes(module)
-        if !found.isEmpty { problems += found }
-      }
+      if let checkTypes { problems += checkTypes(module) }
       checkActivation(module)
       // Most modules declare neither.
       if !module.services.isEmpty || !module.targets.isEmpty {

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "4e5c17ff04d32b9516e47f35506b6bd2e21a14cbe982cee5de53e30644b2c5c7"
+#define APIARY_ABI_HASH "1df165f0b5d666e37fceaeefa6925e39fe7a8f3ed792404dd6d749b851267898"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
