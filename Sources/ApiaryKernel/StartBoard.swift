@@ -20,6 +20,11 @@ final class StartBoard: Sendable {
     var finished: [String] = []
     var waiters: [Int: [CheckedContinuation<Bool, Never>]] = [:]
     var whenAllSettled: CheckedContinuation<Void, Never>?
+
+    /// Whether the start at `position` succeeded, nil while it has not ended.
+    func started(_ position: Int) -> Bool? {
+      settled[position] ? outcomes[position].map(StartBoard.succeeded) ?? false : nil
+    }
   }
 
   private let names: [String]
@@ -61,19 +66,14 @@ final class StartBoard: Sendable {
   /// Whether the module at `position` started; waits until its start has ended. A start already
   /// ended (the usual case: sync modules start in plan order) is answered without suspending.
   func started(_ position: Int) async -> Bool {
-    let known = state.withLock { state in
-      state.settled[position] ? state.outcomes[position].map(Self.succeeded) ?? false : nil
-    }
-    if let known { return known }
+    if let known = state.withLock({ $0.started(position) }) { return known }
     return await withCheckedContinuation { continuation in
-      let settled = state.withLock { state -> Bool? in
-        guard state.settled[position] else {
-          state.waiters[position, default: []].append(continuation)
-          return nil
-        }
-        return state.outcomes[position].map(Self.succeeded) ?? false
+      let known = state.withLock { state -> Bool? in
+        if let known = state.started(position) { return known }
+        state.waiters[position, default: []].append(continuation)
+        return nil
       }
-      if let settled { continuation.resume(returning: settled) }
+      if let known { continuation.resume(returning: known) }
     }
   }
 
