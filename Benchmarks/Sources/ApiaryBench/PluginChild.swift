@@ -6,6 +6,8 @@ import Foundation
 /// times one operation and prints its nanoseconds. ``PluginSuite`` runs it. FIRST plugins are
 /// loaded the same way before, untimed.
 /// - `bare FILE`: `dlopen(FILE, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`, the host's flags;
+/// - `entry FILE`: the same `dlopen`, then `dlsym` and the entry call, without the gate and
+///   without registering: what a first plugin costs before any gate runs;
 /// - `gated FILE`: ``EmbeddedHost/loadPlugin(library:version:sha256:into:)``: the load gate
 ///   (host facts, ELF read, checks), the same `dlopen`, `dlsym` and the entry call, and the
 ///   exported types checked and registered in a catalog that, as the host's, already holds a
@@ -19,7 +21,7 @@ enum PluginChild {
   /// Runs the child for `arguments` (after `--child`); returns the exit status.
   static func run(_ arguments: [String]) async -> Int32 {
     guard arguments.count >= 2 else {
-      return fail("usage: --child bare|gated|boot PATH [FIRST...]")
+      return fail("usage: --child bare|entry|gated|boot PATH [FIRST...]")
     }
     let (mode, path) = (arguments[0], arguments[1])
     // The host's catalog already holds its own types when it loads the first plugin.
@@ -27,9 +29,15 @@ enum PluginChild {
     catalog.register(TwinModule.self)
     func load(_ library: String) throws -> UInt64 {
       let began = Harness.now()
-      if mode == "bare" {
-        guard dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) != nil else {
+      if mode == "bare" || mode == "entry" {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
           throw Failure(description: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+        }
+        if mode == "entry" {
+          typealias Entry = @convention(c) () -> UnsafeMutableRawPointer?
+          guard let symbol = dlsym(handle, "apiary_plugin_entry"),
+            unsafeBitCast(symbol, to: Entry.self)() != nil
+          else { throw Failure(description: "\(library): apiary_plugin_entry: no exports") }
         }
       } else {
         try EmbeddedHost.loadPlugin(library: library, version: PluginFactory.version, into: catalog)
@@ -38,7 +46,7 @@ enum PluginChild {
     }
     do {
       switch mode {
-      case "bare", "gated":
+      case "bare", "gated", "entry":
         // FIRST: other plugins loaded the same way, untimed: the time is then that of a
         // plugin after them, with the gate's code and the loader warm.
         for first in arguments.dropFirst(2) { _ = try load(first) }

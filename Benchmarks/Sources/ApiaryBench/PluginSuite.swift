@@ -32,18 +32,22 @@ enum PluginSuite {
     printError(
       "  \(count) generated plugins ready in " + Report.formatNanos(Double(Harness.now() - began)))
     let samples = smoke ? 1 : 31
-    let (gated, bare, loadNote) = alternate(
-      samples, ["gated", libraries[0]], ["bare", libraries[0]])
-    report.add(
-      Row(
-        section: section, name: "load the first plugin: gate + dlopen + entry",
-        apiary: gated, peerName: "bare dlopen", peer: bare, note: loadNote))
-    let (gatedNext, bareNext, nextNote) = alternate(
-      samples, ["gated", libraries[0], libraries[1]], ["bare", libraries[0], libraries[1]])
-    report.add(
-      Row(
-        section: section, name: "load a second plugin: gate + dlopen + entry",
-        apiary: gatedNext, peerName: "bare dlopen", peer: bareNext, note: nextNote))
+    // One row: `mode` (gated or entry) against a bare `dlopen` of `library`, each in a child
+    // that loads `first` before it, untimed.
+    func load(_ name: String, _ mode: String, _ library: String, after first: [String] = []) {
+      let (loaded, bare, note) = alternate(
+        samples, [mode, library] + first, ["bare", library] + first)
+      report.add(
+        Row(
+          section: section, name: name, apiary: loaded, peerName: "bare dlopen", peer: bare,
+          note: note))
+    }
+    load("load the first plugin: gate + dlopen + entry", "gated", libraries[0])
+    // The share of a first load that any gate would have to fit beside: the entry call's own
+    // first run, without a gate.
+    load("load the first plugin without a gate: dlopen + entry", "entry", libraries[0])
+    load(
+      "load a second plugin: gate + dlopen + entry", "gated", libraries[0], after: [libraries[1]])
 
     // The sample's NotesPlugin, a real plugin with a contract library (libNotebookKit.so),
     // when its release build is there (CI builds it before the benchmarks).
@@ -51,17 +55,10 @@ enum PluginSuite {
       "Plugins/Notebook/.build/release/libNotesPlugin.so"
     ).path
     if FileManager.default.fileExists(atPath: notes) {
-      let (gated, bare, note) = alternate(samples, ["gated", notes], ["bare", notes])
-      report.add(
-        Row(
-          section: section, name: "load the sample NotesPlugin first: gate + dlopen + entry",
-          apiary: gated, peerName: "bare dlopen", peer: bare, note: note))
-      let (gatedNext, bareNext, nextNote) = alternate(
-        samples, ["gated", notes, libraries[1]], ["bare", notes, libraries[1]])
-      report.add(
-        Row(
-          section: section, name: "load the sample NotesPlugin second: gate + dlopen + entry",
-          apiary: gatedNext, peerName: "bare dlopen", peer: bareNext, note: nextNote))
+      load("load the sample NotesPlugin first: gate + dlopen + entry", "gated", notes)
+      load(
+        "load the sample NotesPlugin second: gate + dlopen + entry", "gated", notes,
+        after: [libraries[1]])
     } else {
       printError("  \(notes) not built: no sample plugin rows")
     }
