@@ -26,6 +26,12 @@ import Testing
     let both = try HostProcess.run(["plan", HostProcess.manifests, "--manifests", "Other"])
     #expect(both.status == 2)
     #expect(both.stderr.contains("not both"))
+    let swapped = try HostProcess.run(["call", HostProcess.manifests, "notebook://notes/list"])
+    #expect(swapped.status == 2)
+    #expect(
+      swapped.stderr.hasPrefix(
+        "error: the URL comes first: apiary call 'notebook://notes/list' '\(HostProcess.manifests)'\n"
+      ))
     // `run --format` shapes the --profile report; alone it would be ignored.
     let format = try HostProcess.run(["run", HostProcess.manifests, "--format", "json"])
     #expect(format.status == 2)

@@ -33,6 +33,12 @@ enum CallCommand: HostCommand {
     guard let url = arguments.positionals.first else {
       return Host.usageError(UsageError("missing URL"), usage: usage)
     }
+    // `apiary call Manifests notebook://…` would otherwise report a missing directory.
+    if !url.contains("://"), arguments.manifests.contains("://") {
+      return Host.usageError(
+        UsageError("the URL comes first: apiary call '\(arguments.manifests)' '\(url)'"),
+        usage: usage)
+    }
     let shutdownTimeout = try arguments.shutdownTimeout()
     let verbose = arguments.flags.contains("--verbose")
     let format = try OutputFormat(arguments)
