@@ -2,17 +2,23 @@ import Apiary
 import ApiaryManifest
 import ApiaryMediator
 
-/// "Did you mean …?" for a call to a target or action that does not exist, as the host prints
-/// it: the closest target name, or the closest action name of the target; for a target whose
-/// module is in the plan but not running, why not. Worked out only when the host prints the
-/// error, never when a call fails inside the application.
+/// "Did you mean …?" for a name that matches nothing, as the host prints it: for a call, the
+/// closest target name or the closest action name of the target, and for a target whose module
+/// is in the plan but not running, why not; the closest module name (`:remove`) or bound type
+/// (`:resolve`). Worked out only when the host prints the error, never when a call fails inside
+/// the application.
 ///
 /// ```swift
 /// NotFoundHint.text(for: error, in: kernel.mediator)  // " (did you mean 'notes'?)" for 'notse'
 /// await NotFoundHint.text(for: error, in: kernel)  // " (module 'search' failed in setUp: …)"
+/// NotFoundHint.text(forType: "NoteStore", in: kernel.container)
+/// // " (did you mean 'NotebookKit.NoteStore'?)"
 /// ```
 enum NotFoundHint {
   static func text(for error: any Error, in kernel: Kernel) async -> String {
+    if case .unknownModule(let name)? = (error as? KernelError)?.details {
+      return Suggestion.hint(for: name, in: await kernel.moduleStates.map(\.name))
+    }
     if case .targetNotFound(let target, _)? = (error as? MediatorError)?.details,
       let module = kernel.plan.modules.first(where: { $0.targets.contains { $0.name == target } }),
       let state = await kernel.state(of: module.name), state != .running
@@ -20,6 +26,16 @@ enum NotFoundHint {
       return " (module '\(module.name)' \(state))"
     }
     return text(for: error, in: kernel.mediator)
+  }
+
+  /// For a protocol name that names no type (`:resolve NoteStore`): the closest bound type, by
+  /// its full name or by its name without the module's (`NotebookKit.NoteStore`).
+  static func text(forType name: String, in container: Container) -> String {
+    let bound = Set(container.bindings.map(\.key.typeName)).sorted()
+    let unqualified = bound.map { String($0.split(separator: ".").last ?? "") }
+    guard let match = Suggestion.closest(to: name, in: bound + unqualified) else { return "" }
+    return Suggestion.hint(
+      bound.contains(match) ? match : bound.first { $0.hasSuffix("." + match) })
   }
 
   static func text(for error: any Error, in mediator: Mediator) -> String {

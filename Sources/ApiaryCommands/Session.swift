@@ -23,7 +23,7 @@ struct Session {
         try await kernel.remove(words[1])
         return ["removed '\(words[1])'"]
       } catch {
-        return ["error: \(error)"]
+        return ["error: \(error)\(await NotFoundHint.text(for: error, in: kernel))"]
       }
     case ("resolve", 2...3):
       return [resolve(words[1], name: words.count == 3 ? words[2] : nil)]
@@ -143,7 +143,9 @@ struct Session {
   /// `NotebookKit.NoteStore → StorePlugin.FileNoteStore #1f2e3d` (the instance's identity).
   private func resolve(_ protocolName: String, name: String?) -> String {
     guard let found = kernel.catalog.lookup(protocolName) else {
-      return "error: no type named '\(protocolName)'"
+      return
+        "error: no type named '\(protocolName)'"
+        + NotFoundHint.text(forType: protocolName, in: kernel.container)
     }
     func resolve<T>(_ type: T.Type) throws -> Any { try kernel.container.resolve(type, name: name) }
     do {

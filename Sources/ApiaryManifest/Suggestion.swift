@@ -26,6 +26,11 @@ package enum Suggestion {
 
   /// `" (did you mean 'x'?)"` or an empty string.
   package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
-    closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    hint(closest(to: word, in: candidates))
+  }
+
+  /// `" (did you mean 'x'?)"` for `x`, or an empty string for nil.
+  package static func hint(_ suggestion: String?) -> String {
+    suggestion.map { " (did you mean '\($0)'?)" } ?? ""
   }
 }

@@ -101,6 +101,21 @@ import Testing
       ], "\(result.stdout)")
   }
 
+  /// A module or type name that matches nothing is answered with the closest one: a bound
+  /// protocol also by its name without its module's.
+  @Test func aMistypedNameGetsTheClosestOne() throws {
+    let input = ":remove serch\n:resolve NoteStore\n:resolve NotebookKit.Loger\n:resolve Zebra\n"
+    let result = try HostProcess.run(["run", "--quiet", HostProcess.manifests], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == [
+        "error: no module named 'serch' (did you mean 'search'?)",
+        "error: no type named 'NoteStore' (did you mean 'NotebookKit.NoteStore'?)",
+        "error: no type named 'NotebookKit.Loger' (did you mean 'NotebookKit.Logger'?)",
+        "error: no type named 'Zebra'",
+      ], "\(result.stdout)")
+  }
+
   @Test func loadRefusesAMismatchedPluginAndKeepsTheHost() throws {
     let app = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Notebook", "scheme": "notebook", "modules": []}"#,

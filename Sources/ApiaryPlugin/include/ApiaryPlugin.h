@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "49ee0edd5f9c5fd20f91096ab1f466590ce109a03708b5327ff9ae30aa3599fa"
+#define APIARY_ABI_HASH "65924c0b3dff2afba006b2a6066c69c5a395226e65d46eea2556884e9ef770c7"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
