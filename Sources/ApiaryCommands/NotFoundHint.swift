@@ -4,8 +4,8 @@ import ApiaryMediator
 
 /// "Did you mean …?" for a name that matches nothing, as the host prints it: for a call, the
 /// closest target name or the closest action name of the target, and for a target whose module
-/// is in the plan but not running, why not; the closest module name (`:remove`) or bound type
-/// (`:resolve`). Worked out only when the host prints the error, never when a call fails inside
+/// is in the plan but not running, why not; the closest module name (`:remove`), bound type
+/// (`:resolve`) or subscribed event (`:post`). Worked out only when the host prints the error, never when a call fails inside
 /// the application.
 ///
 /// ```swift
@@ -36,6 +36,16 @@ enum NotFoundHint {
     guard let match = Suggestion.closest(to: name, in: bound + unqualified) else { return "" }
     return Suggestion.hint(
       bound.contains(match) ? match : bound.first { $0.hasSuffix("." + match) })
+  }
+
+  /// For an event no handler saw (`:post note.savd`): that no module subscribes to it, and the
+  /// closest event some module does subscribe to.
+  static func text(for report: DispatchReport, in bus: EventBus) -> String {
+    guard report.handledBy.isEmpty, report.ignoredBy.isEmpty, report.failures.isEmpty else {
+      return ""
+    }
+    return "; no module subscribes to it"
+      + Suggestion.hint(for: report.event, in: bus.subscriptions.map(\.event))
   }
 
   static func text(for error: any Error, in mediator: Mediator) -> String {

@@ -35,7 +35,8 @@ struct Session {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
       }
-      return [await kernel.events.post(words[1], payload: payload).description]
+      let report = await kernel.events.post(words[1], payload: payload)
+      return [report.description + NotFoundHint.text(for: report, in: kernel.events)]
     default:
       guard let syntax = Self.syntax(of: words.first ?? "") else {
         return ["error: unknown command '\(text)'; type ':help'"]

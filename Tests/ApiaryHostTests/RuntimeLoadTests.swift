@@ -101,10 +101,17 @@ import Testing
       ], "\(result.stdout)")
   }
 
-  /// A module or type name that matches nothing is answered with the closest one: a bound
-  /// protocol also by its name without its module's.
+  /// A module, type or event name that matches nothing is answered with the closest one: a
+  /// bound protocol also by its name without its module's.
   @Test func aMistypedNameGetsTheClosestOne() throws {
-    let input = ":remove serch\n:resolve NoteStore\n:resolve NotebookKit.Loger\n:resolve Zebra\n"
+    let input = """
+      :remove serch
+      :resolve NoteStore
+      :resolve NotebookKit.Loger
+      :resolve Zebra
+      :post note.savd
+
+      """
     let result = try HostProcess.run(["run", "--quiet", HostProcess.manifests], input: input)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
@@ -113,6 +120,7 @@ import Testing
         "error: no type named 'NoteStore' (did you mean 'NotebookKit.NoteStore'?)",
         "error: no type named 'NotebookKit.Loger' (did you mean 'NotebookKit.Logger'?)",
         "error: no type named 'Zebra'",
+        "event 'note.savd': handled by []; no module subscribes to it (did you mean 'note.saved'?)",
       ], "\(result.stdout)")
   }
 
