@@ -5,8 +5,8 @@ import ApiaryMediator
 /// "Did you mean …?" for a name that matches nothing, as the host prints it: for a call, the
 /// closest target name or the closest action name of the target, and for a target whose module
 /// is in the plan but not running, why not; the closest module name (`:remove`), bound type
-/// (`:resolve`) or subscribed event (`:post`). Worked out only when the host prints the error, never when a call fails inside
-/// the application.
+/// (`:resolve`) or subscribed event (`:post`). Worked out only when the host prints the
+/// error, never when a call fails inside the application.
 ///
 /// ```swift
 /// NotFoundHint.text(for: error, in: kernel.mediator)  // " (did you mean 'notes'?)" for 'notse'
