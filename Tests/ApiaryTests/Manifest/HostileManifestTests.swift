@@ -95,6 +95,20 @@ struct HostileManifestTests {
     #expect(empty.problems.map(\.kind) == [.syntax])
   }
 
+  /// A UTF-16 string's length is counted in units of two bytes: a length near `Int.max / 2`
+  /// overflowed when doubled, as a key and as a value (found by `FuzzManifestPlist` in CI).
+  @Test func aStringLengthThatOverflowsWhenDoubledIsAProblem() {
+    let huge: [UInt8] = [0x6F, 0x13, 0x40, 0, 0, 0, 0, 0, 0, 0]
+    for objects in [[[0xD1, 1, 2], huge, [0x10, 1]], [[0xD1, 1, 2], [0x51, 0x78], huge]] {
+      let problems = ManifestLoader.decodeModules(binaryPropertyList(objects), file: "m.plist")
+        .problems
+      #expect(
+        problems.map(\.message) == [
+          "not a valid property list: a string runs past the end of the objects"
+        ])
+    }
+  }
+
   @Test func fileSizeIsBounded() {
     let data = Data(#"{"schemaVersion": 1, "modules": []}"#.utf8)
     let small = ManifestLimits(fileSize: 10, depth: 512, values: 100)
