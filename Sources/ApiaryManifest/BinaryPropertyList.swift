@@ -173,11 +173,11 @@ struct BinaryPropertyList {
     if let cached = strings[object] { return cached }
     let isASCII = bytes[start] >> 4 == 0x5
     let (count, first) = try length(bytes[start], at: start)
-    // The count is checked before it is doubled: a UTF-16 count may be near `Int.max`.
-    guard count <= offsetTable, (isASCII ? count : 2 * count) <= offsetTable - first else {
+    // Bounded before it is doubled, as a dictionary's width is: a count may be near `Int.max`.
+    let size = isASCII ? count : 2 * min(count, offsetTable)
+    guard count <= offsetTable, size <= offsetTable - first else {
       throw tree.syntax("a string runs past the end of the objects")
     }
-    let size = isASCII ? count : 2 * count
     let text: String?
     if isASCII {
       let utf8 = UnsafeBufferPointer(rebasing: bytes[first..<(first + size)])
