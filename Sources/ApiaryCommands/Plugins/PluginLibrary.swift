@@ -24,7 +24,10 @@ enum PluginLibrary {
   static func open(_ path: String, declared plugin: PluginDescriptor, into catalog: TypeCatalog)
     throws(LoadError)
   {
-    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+    // A name without a slash would send `dlopen` searching the library path, and open a file
+    // other than the one the gate read.
+    let file = path.contains("/") ? path : "./" + path
+    guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
       throw LoadError(description: "\(path): cannot open: \(lastError())")
     }
     guard let symbol = dlsym(handle, "apiary_plugin_entry") else {
