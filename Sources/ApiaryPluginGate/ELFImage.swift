@@ -106,6 +106,8 @@ public final class ELFImage: Sendable {
       dynamicBytes = nil
       dynamicStrings = []
     }
+    // What `dlopen` would read, for the one kind of file the host opens.
+    if fileType == ELFLayout.sharedObjectType { try LoaderView.check(layout) }
   }
 
   /// The names of all sections, in header order.

@@ -153,6 +153,62 @@ import Testing
     #expect(problem(huge)?.contains("field 'e_shnum': expected at most") == true)
   }
 
+  /// Damage to what the dynamic loader reads before any code runs, which `dlopen` would crash
+  /// on (a hostile probe's corrupted plugins did, inside `ld.so`), is refused by name.
+  @Test func damageTheLoaderWouldCrashOnIsRefused() throws {
+    let bytes = try Fixtures.bytes(plugin())
+    func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) } }
+    func u32(_ at: Int) -> UInt32 { UInt32(truncatingIfNeeded: u64(at)) }
+    func patched(_ at: Int, _ value: UInt64, width: Int = 8) -> [UInt8] {
+      var copy = bytes
+      for index in 0..<width { copy[at + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+      return copy
+    }
+    // Program headers: (type, offset of the header), and the dynamic entries: (tag, offset).
+    let (table, count) = (Int(u64(32)), Int(bytes[56]) | Int(bytes[57]) << 8)
+    let headers = (0..<count).map { (u32(table + $0 * 56), table + $0 * 56) }
+    let dynamic = try #require(headers.first { $0.0 == 2 }).1
+    let entries = stride(
+      from: Int(u64(dynamic + 8)), to: Int(u64(dynamic + 8) + u64(dynamic + 32)), by: 16
+    )
+    .map { (u64($0), $0) }
+    func entry(_ tag: UInt64) throws -> Int { try #require(entries.first { $0.0 == tag }).1 }
+    let load = try #require(headers.first { $0.0 == 1 }).1
+    let cases: [(String, [UInt8], String)] = [
+      (
+        "dynamic-address", patched(dynamic + 16, 0x7fff_0000),
+        "field 'PT_DYNAMIC': expected the .dynamic section the gate reads"
+      ),
+      (
+        "load-size", patched(load + 32, UInt64(bytes.count) * 2),
+        "p_offset, p_filesz': expected a range inside the file"
+      ),
+      (
+        "init-array-size", patched(try entry(27), 0x4e00_0000_0000_001b),
+        "field 'DT_INIT_ARRAY': expected DT_INIT_ARRAYSZ with it"
+      ),
+      (
+        "no-null",
+        entries.filter { $0.0 == 0 }.reduce(bytes) { copy, entry in
+          var copy = copy
+          copy[entry.1] = 0x4e
+          return copy
+        }, "field 'PT_DYNAMIC': expected a DT_NULL entry ending it"
+      ),
+      ("strings", patched(try entry(10) + 8, 1 << 40), "DT_STRTAB, DT_STRSZ"),
+      (
+        "gnu-hash", patched(Int(u64(try entry(0x6fff_fef5) + 8)), 0, width: 4),
+        "field 'DT_GNU_HASH'"
+      ),
+    ]
+    for (name, damaged, expected) in cases {
+      let path = try fixtures.write(damaged, to: "\(name).so")
+      let found = problem(path) ?? "no problem"
+      #expect(found.contains(expected), "\(name): \(found)")
+      #expect(found.hasSuffix("(the library is damaged; rebuild the plugin or restore its file)"))
+    }
+  }
+
   /// Random damage to a real library never crashes the reader or the gate: every outcome is an
   /// image or a problem naming the file.
   @Test func survivesRandomDamage() throws {
