@@ -45,7 +45,7 @@ public enum EmbeddedHost {
       throw Refusal(description: verdict.reasons(for: library).joined(separator: "\n"))
     }
     do {
-      try PluginLibrary.open(library, declared: accepted, into: catalog)
+      try PluginLibrary.open(request, declared: accepted, into: catalog)
     } catch {
       throw Refusal(description: error.description)
     }
