@@ -33,7 +33,7 @@ public enum EmbeddedHost {
 
   /// Checks `library` with the load gate, opens it and registers the types its entry exports
   /// in `catalog`, as `apiary run` does for a plugin a manifest names. Returns the registered
-  /// type names.
+  /// type names. As `:load`, the gate checks it with the libraries this process opened before.
   @discardableResult
   public static func loadPlugin(
     library: String, version: String, sha256: String? = nil, into catalog: TypeCatalog
