@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `:load` adds a plugin's modules to a running host through the load gate; `:remove`
@@ -178,5 +179,139 @@ import Testing
     #expect(lines[0] == "error: 2 manifest problems:", "\(lines)")
     #expect(lines[1].contains("extra.json:1:") && lines[1].contains("'colour'"), "\(lines)")
     #expect(lines[2].contains("extra.json:1:") && lines[2].contains("'size'"), "\(lines)")
+  }
+}
+
+/// `:load` gates a file's libraries with those the process opened before (which stay loaded,
+/// even after `:remove`), as the boot gates them together; a library whose file changed on disk
+/// since it was opened is refused, since `dlopen` would return the old image.
+@Suite struct RuntimeLoadCrossCheckTests {
+  /// A module file with module `name` of type `FaultPlugin.FaultModule` in `library`.
+  static func faultModule(_ name: String, _ library: String) -> String {
+    #"{"schemaVersion": 1, "modules": [{"name": "\#(name)", "type": "FaultPlugin.FaultModule", "#
+      + #""library": "\#(library)", "version": "1.0.0"}]}"#
+  }
+
+  static let emptyApplication =
+    #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#
+
+  /// A copy of the fixture's `libFaultPlugin.so` in a fresh directory.
+  static func faultPluginCopy() throws -> URL {
+    let copy = HostProcess.temporaryDirectory().appendingPathComponent("libFaultPlugin.so")
+    try FileManager.default.copyItem(at: PluginPackage.faults.library("FaultPlugin"), to: copy)
+    return copy
+  }
+
+  /// The sample's plugins load the contract library `NotebookKit` at boot: a plugin with its
+  /// own copy of it is refused, as `validate` refuses it. It loaded, gated alone.
+  @Test func aPluginEmbeddingALoadedContractLibraryIsRefused() throws {
+    let split = PluginRefusalTests.split
+    let entry = PluginRefusalTests.module("split", "SplitPlugin.SplitModule", split).dropFirst(2)
+    let file = try HostProcess.manifests([
+      "split.json": #"{"schemaVersion": 1, "modules": [\#(entry)]}"#
+    ]).appendingPathComponent("split.json")
+    let result = try HostProcess.run(
+      ["run", "--quiet", HostProcess.manifests], input: ":load \(file.path)\n:modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    try #require(!lines.isEmpty, "\(lines)")
+    #expect(
+      lines[0].hasPrefix("error: plugin refused: SplitPlugin: library '\(split.path)'"),
+      "\(lines)")
+    #expect(lines[0].contains(PluginRefusalTests.splitMessage), "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("split ") }, "\(lines)")
+  }
+
+  /// A second copy of a plugin loaded before (and removed) is refused for its name and types,
+  /// as at boot; the first copy loads again. The copy loaded, gated alone.
+  @Test func aSecondCopyOfALoadedPluginIsRefused() throws {
+    let original = PluginPackage.faults.library("FaultPlugin").path
+    let copy = try Self.faultPluginCopy().path
+    let app = try HostProcess.manifests([
+      "app.json": Self.emptyApplication,
+      "first.json": Self.faultModule("x", original),
+      "copy.json": Self.faultModule("x", copy),
+    ])
+    let input = """
+      :load \(app.path)/first.json
+      :remove x
+      :load \(app.path)/copy.json
+      :load \(app.path)/first.json
+
+      """
+    let result = try HostProcess.run(["run", "--quiet", app.path], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    try #require(lines.count == 6, "\(lines)")
+    #expect(lines[0...1] == ["loaded 'x'", "removed 'x'"], "\(lines)")
+    let refusal = "plugin refused: FaultPlugin: library '\(copy)'"
+    #expect(lines[2].hasPrefix("error: " + refusal), "\(lines)")
+    #expect(lines[3...4].allSatisfy { $0.hasPrefix(refusal) }, "\(lines)")
+    let first = "'FaultPlugin' (library '\(original)'"
+    #expect(lines[2].contains("plugin name 'FaultPlugin' is also used by \(first)"), "\(lines)")
+    #expect(lines[3].contains("type 'FaultPlugin.FaultModule' is also exported by \(first)"))
+    #expect(lines[4].contains("type 'FaultPlugin.FaultTarget' is also exported by \(first)"))
+    #expect(lines[5] == "loaded 'x'", "the first copy loads again: \(lines)")
+  }
+
+  /// A library replaced on disk after it was loaded and removed is refused: `dlopen` of its
+  /// path returns the old image, so the host would run code the gate did not check. It printed
+  /// "loaded".
+  @Test func aLibraryChangedOnDiskSinceItWasLoadedIsRefused() throws {
+    let library = try Self.faultPluginCopy()
+    let app = try HostProcess.manifests([
+      "app.json": Self.emptyApplication, "x.json": Self.faultModule("x", library.path),
+    ])
+    let running = try HostProcess.Running(["run", "--quiet", app.path])
+    var output = ""
+    /// Sends `line`, then reads standard output until it has `count` lines.
+    func send(_ line: String, until count: Int) {
+      running.input.fileHandleForWriting.write(Data((line + "\n").utf8))
+      while output.split(separator: "\n").count < count {
+        let chunk = running.output.fileHandleForReading.availableData
+        if chunk.isEmpty { return }
+        output += String(decoding: chunk, as: UTF8.self)
+      }
+    }
+    send(":load \(app.path)/x.json", until: 1)
+    send(":remove x", until: 2)
+    // Rebuilt: the same bytes in a new file (a new inode) renamed over the old one.
+    let rebuilt = library.deletingLastPathComponent().appendingPathComponent("new.so")
+    try FileManager.default.copyItem(at: PluginPackage.faults.library("FaultPlugin"), to: rebuilt)
+    guard rename(rebuilt.path, library.path) == 0 else {
+      Issue.record("cannot replace \(library.path): errno \(errno)")
+      return
+    }
+    send(":load \(app.path)/x.json", until: 3)
+    let result = try running.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = output.split(separator: "\n").map(String.init)
+    try #require(lines.count == 3, "\(lines)")
+    #expect(lines[0...1] == ["loaded 'x'", "removed 'x'"], "\(lines)")
+    #expect(
+      lines[2].hasPrefix(
+        "error: plugin refused: \(library.path): the file changed on disk since it was loaded"
+          + " into this process: expected device "),
+      "\(lines)")
+    #expect(
+      lines[2].hasSuffix(
+        "a process keeps the first image of a library, so restart the host to load the new one"),
+      "\(lines)")
+  }
+
+  /// A module file in the current directory naming its library by a bare name loads the
+  /// library next to it: `dlopen` searched the library path for the name and failed.
+  @Test func aBareLibraryNameLoadsTheFileInTheCurrentDirectory() throws {
+    let library = try Self.faultPluginCopy()
+    let directory = library.deletingLastPathComponent()
+    try Data(Self.faultModule("x", "libFaultPlugin.so").utf8)
+      .write(to: directory.appendingPathComponent("x.json"))
+    let app = try HostProcess.manifests(["app.json": Self.emptyApplication])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load x.json\n:modules\n", in: directory)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == ["loaded 'x'", "x            running"],
+      "\(result.stdout)")
   }
 }

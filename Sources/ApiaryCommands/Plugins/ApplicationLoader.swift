@@ -135,7 +135,7 @@ struct ApplicationLoader {
       switch opens && inHost.contains(request.path) {
       case true:
         do {
-          try PluginLibrary.open(request.path, declared: accepted, into: catalog)
+          try PluginLibrary.open(request, declared: accepted, into: catalog)
         } catch {
           verdict.accepted.remove(request.path)
           verdict.problems.append((request.path, error.description))

@@ -33,7 +33,7 @@ public enum EmbeddedHost {
 
   /// Checks `library` with the load gate, opens it and registers the types its entry exports
   /// in `catalog`, as `apiary run` does for a plugin a manifest names. Returns the registered
-  /// type names.
+  /// type names. As `:load`, the gate checks it with the libraries this process opened before.
   @discardableResult
   public static func loadPlugin(
     library: String, version: String, sha256: String? = nil, into catalog: TypeCatalog
@@ -45,7 +45,7 @@ public enum EmbeddedHost {
       throw Refusal(description: verdict.reasons(for: library).joined(separator: "\n"))
     }
     do {
-      try PluginLibrary.open(library, declared: accepted, into: catalog)
+      try PluginLibrary.open(request, declared: accepted, into: catalog)
     } catch {
       throw Refusal(description: error.description)
     }

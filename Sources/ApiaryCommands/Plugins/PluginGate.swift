@@ -90,13 +90,46 @@ enum PluginGate {
 
   /// Checks every requested library in one pass; a library is accepted only when no problem
   /// names it.
+  ///
+  /// The libraries this process opened before (``PluginLibrary/opened``; none at boot) stay
+  /// loaded, so they are checked first, in load order, with the requests: a new library is
+  /// refused for embedding a contract library they load, or for reusing their plugin name or
+  /// types. Only the requests' paths are in the verdict; one opened before whose file changed
+  /// on disk since is refused (``PluginLibrary/changes(_:opened:)``).
   static func check(_ requests: [PluginRequest]) -> PluginVerdict {
+    let opened = PluginLibrary.opened
+    guard !opened.isEmpty else { return check(requests, reporting: requests) }
+    let changes = PluginLibrary.changes(requests, opened: opened)
+    // An opened path requested again takes the request's claims, in its first place.
+    var all = opened.map { library in
+      requests.first { $0.path == library.request.path } ?? library.request
+    }
+    all += requests.filter { request in !opened.contains { $0.request.path == request.path } }
+    var verdict = check(all, reporting: requests)
+    for (path, _) in changes { verdict.accepted.remove(path) }
+    verdict.problems =
+      changes.map { (library: $0.0, text: $0.1) }
+      + verdict.problems.filter { problem in
+        requests.contains { $0.path == problem.library }
+          && !changes.contains { $0.0 == problem.library }
+      }
+    return verdict
+  }
+
+  /// Checks `requests` in one pass; the verdict accepts and notes only the `reporting` ones.
+  private static func check(_ requests: [PluginRequest], reporting: [PluginRequest])
+    -> PluginVerdict
+  {
     let candidates = requests.map { request in
       PluginCandidate(
         name: nil, version: request.version, library: request.path, sha256: request.sha256,
         origin: request.origin)
     }
-    let (plugins, problems) = LoadGate.check(candidates, host: host)
+    let (gated, problems) = LoadGate.check(candidates, host: host)
+    let plugins =
+      requests.count == reporting.count
+      ? gated
+      : gated.filter { plugin in reporting.contains { $0.path == plugin.candidate.library } }
     var verdict = PluginVerdict(accepted: AcceptedPlugins(plugins))
     for plugin in plugins {
       if let built = plugin.descriptor.configuration, built != configuration {
@@ -107,7 +140,11 @@ enum PluginGate {
       }
     }
     for problem in problems {
-      let library = requests.first { $0.origin == problem.origin }?.path ?? problem.file
+      // The request the problem names; a request's path and origin, then the last one with its
+      // origin (a file loaded again may name another library from the same place).
+      let library =
+        (requests.first { $0.origin == problem.origin && $0.path == problem.file }
+        ?? requests.last { $0.origin == problem.origin })?.path ?? problem.file
       verdict.problems.append((library, problem.description))
     }
     return verdict

@@ -16,19 +16,110 @@ import ApiaryPluginGate
 /// plugins, and it is never unmapped (Swift images cannot be unloaded safely). Its one entry,
 /// `apiary_plugin_entry`, returns a ``PluginExports``; the exported types must be exactly the
 /// ones its descriptor declares, and are then registered in `catalog` under their names.
+///
+/// Every library opened is recorded (``opened``): it stays in the process, so later gate runs
+/// check new libraries against it, and a file changed on disk since is refused
+/// (``changes(_:opened:)``).
 enum PluginLibrary {
   struct LoadError: Error, CustomStringConvertible {
     let description: String
   }
 
-  static func open(_ path: String, declared plugin: PluginDescriptor, into catalog: TypeCatalog)
+  /// A library this process opened: the request it was opened for (without its `sha256`,
+  /// checked then) and its file's identity at the time.
+  struct Opened: Sendable {
+    var request: PluginRequest
+    var identity: FileIdentity
+  }
+
+  /// A file's device, inode, size and modification time: a rebuilt library differs in one.
+  struct FileIdentity: Equatable, Sendable, CustomStringConvertible {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var seconds: Int
+    var nanoseconds: Int
+
+    /// The identity of the file at `path`, nil when it cannot be read.
+    init?(of path: String) {
+      var status = stat()
+      guard stat(path, &status) == 0 else { return nil }
+      device = UInt64(status.st_dev)
+      inode = UInt64(status.st_ino)
+      size = Int64(status.st_size)
+      #if canImport(Darwin)
+        (seconds, nanoseconds) = (status.st_mtimespec.tv_sec, status.st_mtimespec.tv_nsec)
+      #else
+        (seconds, nanoseconds) = (status.st_mtim.tv_sec, status.st_mtim.tv_nsec)
+      #endif
+    }
+
+    var description: String {
+      "device \(device), inode \(inode), size \(size), modified \(seconds).\(nanoseconds)"
+    }
+  }
+
+  /// The libraries this process opened, in load order; never unloaded, so never removed.
+  private static let record = Locked<[Opened]>([])
+
+  static var opened: [Opened] { record.withLock { $0 } }
+
+  /// A problem for each of `requests` whose path was opened before and whose file changed
+  /// since (`dlopen` returns the first image of a path again: the file the gate read would not
+  /// run), or that names the new file at such a path (a second copy of the plugin).
+  static func changes(_ requests: [PluginRequest], opened: [Opened]) -> [(String, String)] {
+    var problems: [(String, String)] = []
+    let replaced = opened.compactMap { library -> (Opened, FileIdentity)? in
+      guard let now = FileIdentity(of: library.request.path), now != library.identity else {
+        return nil
+      }
+      return (library, now)
+    }
+    guard !replaced.isEmpty else { return [] }
+    for request in requests {
+      let now = FileIdentity(of: request.path)
+      for (library, current) in replaced
+      where library.request.path == request.path || current == now {
+        let path = library.request.path
+        let what =
+          path == request.path
+          ? "\(path): the file changed on disk since it was loaded into this process"
+          : "\(request.path): is the file that replaced '\(path)' on disk after that was loaded "
+            + "into this process"
+        problems.append(
+          (
+            request.path,
+            "\(what): expected \(library.identity), found \(current); a process keeps the first "
+              + "image of a library, so restart the host to load the new one"
+          ))
+        break
+      }
+    }
+    return problems
+  }
+
+  static func open(
+    _ request: PluginRequest, declared plugin: PluginDescriptor, into catalog: TypeCatalog
+  )
     throws(LoadError)
   {
+    let path = request.path
     // A name without a slash would send `dlopen` searching the library path, and open a file
     // other than the one the gate read.
     let file = path.contains("/") ? path : "./" + path
+    let identity = FileIdentity(of: file)
     guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
       throw LoadError(description: "\(path): cannot open: \(lastError())")
+    }
+    // Mapped for good, whatever follows: later gate runs must see it.
+    if let identity {
+      var request = request
+      request.sha256 = nil
+      record.withLock { opened in
+        if !opened.contains(where: { $0.request.path == path }) {
+          opened.append(Opened(request: request, identity: identity))
+        }
+      }
     }
     guard let symbol = dlsym(handle, "apiary_plugin_entry") else {
       throw LoadError(
