@@ -107,7 +107,8 @@ public final class ELFImage: Sendable {
       dynamicStrings = []
     }
     // What `dlopen` would read, for the one kind of file the host opens.
-    if fileType == ELFLayout.sharedObjectType { try LoaderView.check(layout) }
+    // (A library for another machine is refused as such; its relocations are not this one's.)
+    if fileType == ELFLayout.sharedObjectType, machine == .host { try LoaderView.check(layout) }
   }
 
   /// The names of all sections, in header order.

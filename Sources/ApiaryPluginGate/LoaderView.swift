@@ -238,26 +238,32 @@ struct LoaderView {
   private func checkGNUHash(_ address: UInt64) throws(PluginProblem) {
     guard address != 0 else { return }
     let head = try bytes(address, count: 16, "DT_GNU_HASH")
-    let (buckets, first, bloom) = (Int(head.u32(0)), Int(head.u32(4)), Int(head.u32(8)))
-    guard buckets > 0, bloom > 0, bloom & (bloom - 1) == 0, first <= symbolCount else {
+    let (count, first, bloom) = (Int(head.u32(0)), Int(head.u32(4)), Int(head.u32(8)))
+    guard count > 0, bloom > 0, bloom & (bloom - 1) == 0, first <= symbolCount else {
       throw problem(
         "DT_GNU_HASH", "buckets > 0, a power-of-two bloom size, symoffset ≤ \(symbolCount)",
-        "\(buckets) buckets, bloom size \(bloom), symoffset \(first)")
+        "\(count) buckets, bloom size \(bloom), symoffset \(first)")
     }
-    let chains = symbolCount - first
-    let table = try bytes(
-      address &+ 16 &+ UInt64(bloom) * 8, count: UInt64(buckets + chains) * 4, "DT_GNU_HASH")
-    for bucket in 0..<buckets {
-      let symbol = Int(table.u32(bucket * 4))
+    let buckets = try bytes(
+      address &+ 16 &+ UInt64(bloom) * 8, count: UInt64(count) * 4, "DT_GNU_HASH")
+    var last = 0
+    for bucket in 0..<count {
+      let symbol = Int(buckets.u32(bucket * 4))
       guard symbol == 0 || (symbol >= first && symbol < symbolCount) else {
         throw problem(
           "DT_GNU_HASH bucket \(bucket)", "0 or a symbol index below \(symbolCount)", "\(symbol)")
       }
+      last = max(last, symbol)
     }
-    // A chain ends at a value with bit 0 set; the last one bounds every walk.
-    guard chains == 0 || table.u32((buckets + chains - 1) * 4) & 1 == 1 else {
-      throw problem("DT_GNU_HASH", "the last chain ended", "a chain running past the symbols")
+    // A chain runs to a value with bit 0 set. The one from the last start ends at or after
+    // every other's end, so it bounds every walk.
+    guard last > 0 else { return }
+    let chains = address &+ 16 &+ UInt64(bloom) * 8 &+ UInt64(count) * 4
+    for symbol in last..<symbolCount {
+      let value = try bytes(chains &+ UInt64(symbol - first) * 4, count: 4, "DT_GNU_HASH chain")
+      if value.u32(0) & 1 == 1 { return }
     }
+    throw problem("DT_GNU_HASH", "chains that end", "a chain running past the symbols")
   }
 
   /// Version definitions and needs, their names inside the strings, and every symbol's version
