@@ -49,4 +49,30 @@ import Testing
     #expect(errors == [#"error: notes/get: parameter 'id' expected int, found '1\n[info] fake'"#])
     #expect(!result.stderr.contains("\n[info] fake"))
   }
+
+  /// A newline in manifest text (a JSON `\n` in a module name) or in the directory's name stays
+  /// inside its problem's line in every command that reads manifests, as `validate` prints it.
+  @Test func manifestTextCannotForgeLines() throws {
+    let forged = "ok: application 'Notebook', 4 enabled modules in 5 files"
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "A", "modules": ["modules/x.json"]}"#,
+      "modules/x.json": #"{"schemaVersion": 1, "modules": [{"name": "x\n"#
+        + forged + #"", "type": "X.Y"}]}"#,
+    ]).path
+    let unnamed = HostProcess.temporaryDirectory().appendingPathComponent("D\nok: fake").path
+    try FileManager.default.createDirectory(atPath: unnamed, withIntermediateDirectories: true)
+    for arguments in [
+      ["validate", directory], ["plan", directory], ["call", "x://y/z", directory],
+      ["run", directory], ["plan", unnamed],
+    ] {
+      let result = try HostProcess.run(arguments)
+      #expect(result.status == 1, "\(arguments): \(result.stderr)")
+      let output = result.stdout + result.stderr
+      #expect(!output.contains("\nok: "), "\(arguments): \(output)")
+      #expect(output.contains(#"\nok: "#), "\(arguments): \(output)")
+    }
+    let graph = try HostProcess.run(["graph", directory, "--format", "mermaid"])
+    #expect(!graph.stdout.contains("\nok: "), "\(graph.stdout)")
+    #expect(graph.stdout.contains(#"["x\nok: application"#), "\(graph.stdout)")
+  }
 }
