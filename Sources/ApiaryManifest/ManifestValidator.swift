@@ -76,7 +76,9 @@ package struct ManifestValidator {
     for (moduleIndex, module) in modules.enumerated() where isEnabled[moduleIndex] {
       let name = module.name
       for (position, dependency) in module.dependencies.enumerated() {
-        func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
+        func location() -> SourceLocation {
+          Self.location(module, ".dependencies[\(Self.index(position, module.dependencyIndices))]")
+        }
         if dependency == name {
           problems.append(
             ManifestProblem(
@@ -139,6 +141,13 @@ package struct ManifestValidator {
     case .background:
       return
     }
+  }
+
+  /// The index in the file of the entry at `position` of a list the decoder left entries out
+  /// of (`kept`, the index of each entry kept); `position` when it left none out.
+  package static func index(_ position: Int, _ kept: [Int]?) -> Int {
+    guard let kept, kept.indices.contains(position) else { return position }
+    return kept[position]
   }
 
   package static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {
@@ -224,7 +233,7 @@ package struct ManifestValidator {
       let repeatedParameters = Self.repeats(action.parameters.map(\.name))
       for (position, parameter) in action.parameters.enumerated() {
         func parameterLocation() -> SourceLocation {
-          Self.suffixed(location(), ".parameters[\(position)]")
+          Self.suffixed(location(), ".parameters[\(Self.index(position, action.parameterIndices))]")
         }
         if repeatedParameters.contains(position) {
           problems.append(
@@ -288,9 +297,10 @@ package struct ManifestValidator {
       let names = (cycle + [cycle[0]]).map { modules[$0].name }
       let start = modules[cycle[0]]
       let position = start.dependencies.firstIndex(of: names[1]) ?? 0
+      let index = Self.index(position, start.dependencyIndices)
       problems.append(
         ManifestProblem(
-          .dependencyCycle, at: Self.location(start, ".dependencies[\(position)]"),
+          .dependencyCycle, at: Self.location(start, ".dependencies[\(index)]"),
           "dependency cycle: \(names.joined(separator: " → ")); remove one of these "
             + "dependencies"))
     }

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "94e0e4a8246eed11fcdbc298c86d58136862b4c0db3a1cc2c2d5b93cec6b9ae6"
+#define APIARY_ABI_HASH "487d08c04b9f9ff24133ae6d9575d1363856941c31e969c5510433ea525172df"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

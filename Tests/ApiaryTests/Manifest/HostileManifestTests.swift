@@ -203,4 +203,26 @@ struct HostileManifestTests {
         ])
     }
   }
+
+  /// An entry the decoder leaves out (a parameter of a bad type, a dependency that is not a
+  /// string) does not shift the index later problems name.
+  @Test func problemsAfterALeftOutEntryNameTheirIndexInTheFile() {
+    let text = """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "T.M", "dependencies": [1, "ghost", "b"], "targets": [
+          {"name": "t", "type": "T.T", "actions": [{"name": "go", "parameters": [
+            {"name": "p", "type": "nope"}, {"name": "q", "type": "int", "default": "x"}]}]}]},
+        {"name": "b", "type": "T.M", "dependencies": ["a"]}
+      ]}
+      """
+    let set = decodeModules(text, file: "m.json")
+    let problems = ManifestLoader.validate(
+      application: nil, modules: set.modules, catalog: TypeCatalog())
+    let keyPaths = problems.filter { $0.kind != .typeNotFound }.map(\.location.keyPath)
+    #expect(
+      keyPaths == [
+        "modules[0].dependencies[1]", "modules[0].dependencies[2]",
+        "modules[0].targets[0].actions[0].parameters[1].default",
+      ], "\(problems)")
+  }
 }
