@@ -155,7 +155,9 @@ extension JSONParser {
       case .library:
         let (line, column) = (parser.line, parser.column)
         library = (try parser.string(), line, column)
-        guard library?.text.isEmpty == false else { throw parser.declined }
+        guard let text = library?.text, !text.isEmpty, !ManifestDecoder.containsNUL(text) else {
+          throw parser.declined
+        }
       case .version: version = try parser.string()
       case .sha256:
         let digest = try parser.string()

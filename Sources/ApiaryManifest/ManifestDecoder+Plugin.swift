@@ -33,6 +33,7 @@ extension ManifestDecoder {
           + "empty string")
       return nil
     }
+    guard checkPath(library, fields.child("library"), libraryNode) else { return nil }
     guard let version else {
       _ = member(fields, "version", "string, the plugin's SemVer version", required: true)
       return nil

@@ -80,7 +80,7 @@ struct ManifestDecoder {
         guard let text = string(node, path) else { continue }
         if text.isEmpty {
           report(.invalidValue, path, node, "expected a file or directory path, found \"\"")
-        } else {
+        } else if checkPath(text, path, node) {
           modulePaths.append((text, location(path, node)))
         }
       }
@@ -502,6 +502,19 @@ struct ManifestDecoder {
   static func isIdentifier(_ name: String) -> Bool {
     isASCIIName(name, also: "_-")
   }
+
+  /// Whether `path` holds no NUL character, which would end it early for the C library (the
+  /// file read would be another); reports one that does.
+  mutating func checkPath(_ path: String, _ keyPath: String, _ node: ManifestNode) -> Bool {
+    guard Self.containsNUL(path) else { return true }
+    report(
+      .invalidValue, keyPath, node,
+      "expected a path, found one that contains a NUL character (\\u0000), which would cut it "
+        + "short: " + node.foundDescription)
+    return false
+  }
+
+  static func containsNUL(_ text: String) -> Bool { text.utf8.contains(0) }
 
   static func isURLScheme(_ scheme: String) -> Bool {
     isASCIIName(scheme, also: "+-.")

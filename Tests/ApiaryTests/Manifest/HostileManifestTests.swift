@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 /// A binary property list of `objects` (each an encoded object), rooted at `root`, with 2-byte
 /// offsets and 1-byte references.
@@ -224,5 +225,25 @@ struct HostileManifestTests {
         "modules[0].dependencies[1]", "modules[0].dependencies[2]",
         "modules[0].targets[0].actions[0].parameters[1].default",
       ], "\(problems)")
+  }
+
+  /// The C library reads a path only up to a NUL, so a path holding one would name another
+  /// file: it is a problem where it is written, in the fast decoder's path as in the tree's.
+  @Test func aPathWithANULCharacterIsAProblem() {
+    let application = ManifestLoader.decodeApplication(
+      Data(#"{"schemaVersion": 1, "name": "A", "modules": ["m.json\u0000x", "n.json"]}"#.utf8),
+      file: "app.json")
+    #expect(application.modulePaths.map(\.path) == ["n.json"])
+    #expect(
+      application.problems.map(\.description).contains(
+        #"app.json:1:47 modules[0]: expected a path, found one that contains a NUL character "#
+          + #"(\u0000), which would cut it short: string "m.json\#u{0}x""#),
+      "\(application.problems)")
+    let modules = decodeModules(
+      #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T.M", "#
+        + #""library": "libA.so\u0000junk", "version": "1.0.0"}]}"#, file: "m.json")
+    #expect(modules.modules.first?.plugin == nil)
+    #expect(
+      modules.problems.map(\.location.keyPath) == ["modules[0].library"], "\(modules.problems)")
   }
 }
