@@ -75,4 +75,22 @@ import Testing
     #expect(!graph.stdout.contains("\nok: "), "\(graph.stdout)")
     #expect(graph.stdout.contains(#"["x\nok: application"#), "\(graph.stdout)")
   }
+
+  /// An activation event's name is manifest text too: the boot plan `plan` and `run` print
+  /// keeps a newline in it inside the module's line.
+  @Test func anActivationEventCannotForgeABootPlanLine() throws {
+    let directory = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    try FileManager.default.copyItem(atPath: HostProcess.manifests, toPath: directory.path)
+    let search = directory.appendingPathComponent("modules/search.plist")
+    let text = try String(contentsOf: search, encoding: .utf8)
+    try text.replacingOccurrences(
+      of: "<string>note.saved</string>", with: "<string>note.saved&#10;ok: forged</string>"
+    ).write(to: search, atomically: true, encoding: .utf8)
+    let plan = try HostProcess.run(["plan", directory.path])
+    #expect(plan.status == 0, "\(plan.stderr)")
+    #expect(!plan.stdout.contains("\nok: forged"), "\(plan.stdout)")
+    #expect(plan.stdout.contains(#"event 'note.saved\nok: forged'"#), "\(plan.stdout)")
+    let run = try HostProcess.run(["run", directory.path])
+    #expect(!run.stderr.contains("\nok: forged"), "\(run.stderr)")
+  }
 }
