@@ -177,7 +177,9 @@ extension JSONParser {
         }
       case .command:
         command = try parser.strings(depth: 3)
-        guard command?.first?.isEmpty == false else { throw parser.declined }
+        guard command?.first?.isEmpty == false,
+          command?.contains(where: ManifestDecoder.containsNUL) == false
+        else { throw parser.declined }
       case .restart: restart = try parser.restart()
       case .healthCheck: healthCheck = try parser.healthCheck()
       }

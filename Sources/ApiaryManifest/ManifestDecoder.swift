@@ -80,7 +80,7 @@ struct ManifestDecoder {
         guard let text = string(node, path) else { continue }
         if text.isEmpty {
           report(.invalidValue, path, node, "expected a file or directory path, found \"\"")
-        } else if checkPath(text, path, node) {
+        } else if checkPath(text, path, node, what: "a path") {
           modulePaths.append((text, location(path, node)))
         }
       }
@@ -503,13 +503,16 @@ struct ManifestDecoder {
     isASCIIName(name, also: "_-")
   }
 
-  /// Whether `path` holds no NUL character, which would end it early for the C library (the
-  /// file read would be another); reports one that does.
-  mutating func checkPath(_ path: String, _ keyPath: String, _ node: ManifestNode) -> Bool {
-    guard Self.containsNUL(path) else { return true }
+  /// Whether `text`, a path or an argument (`what`, with its article), holds no NUL character,
+  /// which would end it early for the C library (the file read would be another); reports one
+  /// that does.
+  mutating func checkPath(
+    _ text: String, _ keyPath: String, _ node: ManifestNode, what: String
+  ) -> Bool {
+    guard Self.containsNUL(text) else { return true }
     report(
       .invalidValue, keyPath, node,
-      "expected a path, found one that contains a NUL character (\\u0000), which would cut it "
+      "expected \(what), found one that contains a NUL character (\\u0000), which would cut it "
         + "short: " + node.foundDescription)
     return false
   }

@@ -245,5 +245,18 @@ struct HostileManifestTests {
     #expect(modules.modules.first?.plugin == nil)
     #expect(
       modules.problems.map(\.location.keyPath) == ["modules[0].library"], "\(modules.problems)")
+    // A process's arguments too; and the empty program is named at its own index.
+    let process = decodeModules(
+      """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "T.M", "placement": "process", "command": ["p", "a\\u0000b"]},
+        {"name": "b", "type": "T.M", "placement": "process", "command": [1, ""]}
+      ]}
+      """, file: "m.json")
+    #expect(process.modules.map { $0.command == nil } == [true, true])
+    #expect(
+      process.problems.map(\.location.keyPath) == [
+        "modules[0].command[1]", "modules[1].command[0]", "modules[1].command[1]",
+      ], "\(process.problems)")
   }
 }
