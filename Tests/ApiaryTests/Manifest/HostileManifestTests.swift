@@ -259,4 +259,18 @@ struct HostileManifestTests {
         "modules[0].command[1]", "modules[1].command[0]", "modules[1].command[1]",
       ], "\(process.problems)")
   }
+
+  /// A path from elsewhere (a `:load` line) is refused whole, not opened up to its NUL.
+  @Test func aFileWhosePathHoldsANULIsNotOpened() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "apiary-nul-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("m.json").path
+    try Data(#"{"schemaVersion": 1, "modules": []}"#.utf8).write(to: URL(fileURLWithPath: file))
+    #expect(throws: ManifestProblem.self) {
+      _ = try ManifestLoader.contents(of: file + "\u{0}x", limits: .default)
+    }
+    #expect((try? ManifestLoader.contents(of: file, limits: .default)) != nil)
+  }
 }
