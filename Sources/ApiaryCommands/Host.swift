@@ -91,7 +91,7 @@ enum Host {
     do {
       loaded = try loader.load(directory: directory)
     } catch {
-      StandardError.print(lines: "error: \(error)".split(separator: "\n").map(String.init))
+      StandardError.print(lines: errorLines(error))
       return nil
     }
     for notice in loader.notices { StandardError.print("warning: plugin refused: \(notice)") }
@@ -101,9 +101,25 @@ enum Host {
         application: loaded.application, modules: loaded.modules, catalog: loader.catalog,
         observer: observer)
     } catch {
-      StandardError.print("error: \(error)")
+      StandardError.print(lines: errorLines(error))
       return nil
     }
+  }
+
+  /// `error`'s message a line an element, each to be escaped on its own: a newline a manifest
+  /// put in a problem shows as `\n` and cannot start a line of its own.
+  static func lines(of error: any Error) -> [String] {
+    switch error {
+    case let failure as ApplicationLoader.Failure: failure.lines
+    case let error as KernelError: error.lines
+    default: ["\(error)"]
+    }
+  }
+
+  /// ``lines(of:)`` with `error: ` before the first line.
+  static func errorLines(_ error: any Error) -> [String] {
+    let lines = lines(of: error)
+    return ["error: " + (lines.first ?? "")] + lines.dropFirst()
   }
 }
 

@@ -74,7 +74,7 @@ struct Session {
     do {
       modules = try loaded.get().filter(\.isEnabled)
     } catch {
-      return "error: \(error)".lines  // the loader's own lines, input in them escaped
+      return Host.errorLines(error)
     }
     do {
       try await kernel.add(Self.dependenciesFirst(modules))

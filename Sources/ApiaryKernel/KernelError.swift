@@ -22,6 +22,9 @@ public struct KernelError: Error, Sendable, CustomStringConvertible {
   package let details: KernelErrorDetails
 
   public var description: String { details.description }
+
+  /// The message a line an element (see ``KernelErrorDetails/lines``).
+  package var lines: [String] { details.lines }
 }
 
 // One factory per code, with its name, so a call site reads `throw KernelError.unknownModule(…)`.
@@ -134,11 +137,17 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
   /// started is torn down.
   case interrupted(operation: String)
 
+  /// The message a line an element: a count, then one problem a line. Text a line quotes from
+  /// a manifest may hold newlines of its own, so the host escapes each line, never splits them.
+  package var lines: [String] {
+    guard case .invalidManifests(let problems) = self else { return [description] }
+    return ["\(problems.count) manifest problem\(problems.count == 1 ? "" : "s"):"]
+      + problems.map { "  \($0)" }
+  }
+
   package var description: String {
     switch self {
-    case .invalidManifests(let problems):
-      "\(problems.count) manifest problem\(problems.count == 1 ? "" : "s"):\n"
-        + problems.map { "  \($0)" }.joined(separator: "\n")
+    case .invalidManifests: lines.joined(separator: "\n")
     case .plan(let error): "cannot plan boot: \(error)"
     case .unresolvedType(let module, let type, let foundButNotModule):
       foundButNotModule

@@ -155,7 +155,9 @@ extension JSONParser {
       case .library:
         let (line, column) = (parser.line, parser.column)
         library = (try parser.string(), line, column)
-        guard library?.text.isEmpty == false else { throw parser.declined }
+        guard let text = library?.text, !text.isEmpty, !ManifestDecoder.containsNUL(text) else {
+          throw parser.declined
+        }
       case .version: version = try parser.string()
       case .sha256:
         let digest = try parser.string()
@@ -175,7 +177,9 @@ extension JSONParser {
         }
       case .command:
         command = try parser.strings(depth: 3)
-        guard command?.first?.isEmpty == false else { throw parser.declined }
+        guard command?.first?.isEmpty == false,
+          command?.contains(where: ManifestDecoder.containsNUL) == false
+        else { throw parser.declined }
       case .restart: restart = try parser.restart()
       case .healthCheck: healthCheck = try parser.healthCheck()
       }

@@ -33,6 +33,9 @@ extension ManifestDecoder {
           + "empty string")
       return nil
     }
+    guard checkPath(library, fields.child("library"), libraryNode, what: "a path") else {
+      return nil
+    }
     guard let version else {
       _ = member(fields, "version", "string, the plugin's SemVer version", required: true)
       return nil
@@ -48,7 +51,10 @@ extension ManifestDecoder {
   /// first of them not empty, and belongs to a process-placed module.
   mutating func placement(_ fields: Fields) -> (ModuleManifest.Placement, [String]?) {
     let placement = enumValue(fields, "placement", ModuleManifest.Placement.self) ?? .host
-    guard let command = strings(fields, "command"), let node = fields["command"] else {
+    var kept: [Int]?
+    guard let command = strings(fields, "command", kept: &kept), let node = fields["command"],
+      case .array(let items) = node.value
+    else {
       return (placement, nil)
     }
     if command.isEmpty {
@@ -57,12 +63,20 @@ extension ManifestDecoder {
         "expected the program and its arguments, found an empty array")
       return (placement, nil)
     }
-    if command[0].isEmpty, case .array(let items) = node.value, let program = items.first {
+    // Each string's index in the file: entries that are not strings were left out.
+    let indices = command.indices.map { ManifestValidator.index($0, kept) }
+    if command[0].isEmpty, let index = indices.first {
       report(
-        .invalidValue, Self.indexed(fields.child("command"), 0), program,
+        .invalidValue, Self.indexed(fields.child("command"), index), items[index],
         "expected the program to start (its name or path), found an empty string")
       return (placement, nil)
     }
+    var holdsNUL = false
+    for (argument, index) in zip(command, indices) {
+      let path = Self.indexed(fields.child("command"), index)
+      holdsNUL = !checkPath(argument, path, items[index], what: "a program or argument") || holdsNUL
+    }
+    guard !holdsNUL else { return (placement, nil) }
     if placement != .process {
       report(
         .invalidValue, fields.child("command"), node,

@@ -80,7 +80,7 @@ struct ManifestDecoder {
         guard let text = string(node, path) else { continue }
         if text.isEmpty {
           report(.invalidValue, path, node, "expected a file or directory path, found \"\"")
-        } else {
+        } else if checkPath(text, path, node, what: "a path") {
           modulePaths.append((text, location(path, node)))
         }
       }
@@ -168,7 +168,8 @@ struct ManifestDecoder {
     let type = string(fields, "type", required: true)
     let level = enumValue(fields, "level", ModuleManifest.Level.self) ?? .normal
     let priority = int(fields, "priority") ?? 0
-    let dependencies = strings(fields, "dependencies") ?? []
+    var dependencyIndices: [Int]?
+    let dependencies = strings(fields, "dependencies", kept: &dependencyIndices) ?? []
     let isAsync = bool(fields, "async") ?? false
     var timeout = ModuleManifest.defaultStartTimeout
     if let value = double(fields, "timeout"), let timeoutNode = fields["timeout"] {
@@ -192,12 +193,14 @@ struct ManifestDecoder {
     let restart = restartPolicy(fields) ?? .never
     let healthCheck = healthCheck(fields)
     guard let name, let type else { return nil }
-    return ModuleManifest(
+    var module = ModuleManifest(
       name: name, type: type, level: level, priority: priority, dependencies: dependencies,
       isAsync: isAsync, startTimeout: timeout, isEnabled: isEnabled, isOptional: isOptional,
       config: config, services: services, targets: targets, plugin: plugin,
       source: location(path, node), activation: activation, activationEvents: activationEvents,
       placement: placement, command: command, restart: restart, healthCheck: healthCheck)
+    if dependencyIndices != nil { module.dependencyIndices = dependencyIndices }
+    return module
   }
 
   mutating func service(_ node: ManifestNode, _ path: String) -> ServiceManifest? {
@@ -230,14 +233,21 @@ struct ManifestDecoder {
     let isRemote = bool(fields, "remote") ?? false
     let summary = string(fields, "summary")
     let returns = enumValue(fields, "returns", ParameterManifest.Kind.self) ?? .any
-    let parameters = (array(fields, "parameters") ?? []).compactMap {
-      parameter($0.node, $0.path)
+    var parameters: [ParameterManifest] = []
+    var indices: [Int] = []
+    let items = array(fields, "parameters") ?? []
+    for (index, item) in items.enumerated() {
+      guard let parameter = parameter(item.node, item.path) else { continue }
+      parameters.append(parameter)
+      indices.append(index)
     }
     let timeout = seconds(fields, "timeout") ?? ActionManifest.defaultTimeout
     guard let name else { return nil }
-    return ActionManifest(
+    var action = ActionManifest(
       name: name, isRemote: isRemote, parameters: parameters, returns: returns, summary: summary,
       timeout: timeout, source: location(path, node))
+    if parameters.count < items.count { action.parameterIndices = indices }
+    return action
   }
 
   mutating func parameter(_ node: ManifestNode, _ path: String) -> ParameterManifest? {
@@ -415,6 +425,13 @@ struct ManifestDecoder {
 
   /// An array of strings; wrong elements are reported and left out.
   mutating func strings(_ fields: Fields, _ key: String) -> [String]? {
+    var kept: [Int]?
+    return strings(fields, key, kept: &kept)
+  }
+
+  /// An array of strings, and when wrong elements were left out, the index in the array of
+  /// each string kept, so later problems name the index the file has.
+  mutating func strings(_ fields: Fields, _ key: String, kept: inout [Int]?) -> [String]? {
     guard let node = fields[key] else { return nil }
     guard case .array(let items) = node.value else {
       report(
@@ -423,15 +440,18 @@ struct ManifestDecoder {
     }
     var strings: [String] = []
     strings.reserveCapacity(items.count)
+    var indices: [Int] = []
     for (index, item) in items.enumerated() {
       if case .string(let value) = item.value {
         strings.append(value)
+        indices.append(index)
       } else {
         report(
           .typeMismatch, Self.indexed(fields.child(key), index), item,
           "expected string, found \(item.foundDescription)")
       }
     }
+    kept = strings.count < items.count ? indices : nil
     return strings
   }
 
@@ -482,6 +502,22 @@ struct ManifestDecoder {
   static func isIdentifier(_ name: String) -> Bool {
     isASCIIName(name, also: "_-")
   }
+
+  /// Whether `text`, a path or an argument (`what`, with its article), holds no NUL character,
+  /// which would end it early for the C library (the file read would be another); reports one
+  /// that does.
+  mutating func checkPath(
+    _ text: String, _ keyPath: String, _ node: ManifestNode, what: String
+  ) -> Bool {
+    guard Self.containsNUL(text) else { return true }
+    report(
+      .invalidValue, keyPath, node,
+      "expected \(what), found one that contains a NUL character (\\u0000), which would cut it "
+        + "short: " + node.foundDescription)
+    return false
+  }
+
+  static func containsNUL(_ text: String) -> Bool { text.utf8.contains(0) }
 
   static func isURLScheme(_ scheme: String) -> Bool {
     isASCIIName(scheme, also: "+-.")

@@ -328,6 +328,11 @@ package struct ManifestLoader: Sendable {
     func problem(_ kind: ManifestProblem.Kind, _ message: String) -> ManifestProblem {
       ManifestProblem(kind, at: SourceLocation(file: file), message)
     }
+    // `open` would read the path only up to it (a `:load` line's, say), and open another file.
+    guard !ManifestDecoder.containsNUL(file) else {
+      throw problem(
+        .unreadable, "cannot read this file: its path contains a NUL character (\\u0000)")
+    }
     let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
     func openFile(_ flags: Int32) -> Int32 {
       directory.map { openat($0.descriptor, $0.name, flags) } ?? open(file, flags)

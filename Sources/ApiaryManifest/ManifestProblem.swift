@@ -68,8 +68,8 @@ package struct ManifestProblem: Error, Sendable, Hashable, CustomStringConvertib
     /// A service implementation that is not `Injectable`, a target type that is not a `Target`,
     /// or a declared action its target does not implement (checked by the kernel's `BootCheck`).
     case notLinkable
-    /// A lazy module that declares nothing that could wake it: no services, targets or
-    /// activation events.
+    /// A lazy module that nothing could wake: it declares no services, targets or activation
+    /// events, and no enabled module depends on it.
     case noActivationTrigger
   }
 }

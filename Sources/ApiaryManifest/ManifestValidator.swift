@@ -73,10 +73,24 @@ package struct ManifestValidator {
     // Services and targets are checked in the same pass, their problems reported after cycles.
     var declarations = Declarations(capacity: modules.count)
     var later = ManifestValidator()
+    // The names enabled modules depend on (not counting themselves), gathered only when a lazy
+    // module declares no trigger: a dependent starts it, so it needs none.
+    var dependedOn: Set<String>?
+    func isDependedOn(_ name: String) -> Bool {
+      if dependedOn == nil {
+        dependedOn = Set(
+          modules.indices.lazy.filter { isEnabled[$0] }.flatMap { index in
+            modules[index].dependencies.lazy.filter { $0 != modules[index].name }
+          })
+      }
+      return dependedOn?.contains(name) ?? false
+    }
     for (moduleIndex, module) in modules.enumerated() where isEnabled[moduleIndex] {
       let name = module.name
       for (position, dependency) in module.dependencies.enumerated() {
-        func location() -> SourceLocation { Self.location(module, ".dependencies[\(position)]") }
+        func location() -> SourceLocation {
+          Self.location(module, ".dependencies[\(Self.index(position, module.dependencyIndices))]")
+        }
         if dependency == name {
           problems.append(
             ManifestProblem(
@@ -105,7 +119,7 @@ package struct ManifestValidator {
         }
       }
       if let checkTypes { problems += checkTypes(module) }
-      checkActivation(module)
+      checkActivation(module, isDependedOn: isDependedOn)
       // Most modules declare neither.
       if !module.services.isEmpty || !module.targets.isEmpty {
         later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
@@ -115,10 +129,13 @@ package struct ManifestValidator {
     problems += later.problems
   }
 
-  /// A lazy module must say what wakes it: a declared service or target, or an activation
-  /// event (a `background` module also wakes once the application is ready). Activation events
-  /// on an eager module would never be waited for.
-  private mutating func checkActivation(_ module: ModuleManifest) {
+  /// A lazy module must say what wakes it: a declared service or target, an activation event
+  /// (a `background` module also wakes once the application is ready), or an enabled module
+  /// that depends on it (which starts it at boot, or wakes it first). Activation events on an
+  /// eager module would never be waited for.
+  private mutating func checkActivation(
+    _ module: ModuleManifest, isDependedOn: (String) -> Bool
+  ) {
     switch module.activation {
     case .eager:
       guard !module.activationEvents.isEmpty else { return }
@@ -128,17 +145,26 @@ package struct ManifestValidator {
           "module '\(module.name)' has activationEvents but starts at boot; add "
             + "\"activation\": \"lazy\", or remove activationEvents"))
     case .lazy:
-      guard module.services.isEmpty, module.targets.isEmpty, module.activationEvents.isEmpty
+      guard module.services.isEmpty, module.targets.isEmpty, module.activationEvents.isEmpty,
+        !isDependedOn(module.name)
       else { return }
       problems.append(
         ManifestProblem(
           .noActivationTrigger, at: Self.location(module, ".activation"),
-          "lazy module '\(module.name)' declares no services, targets or activationEvents, so "
-            + "nothing would ever start it; declare the services and targets it provides in its "
-            + "manifest, add activationEvents, or use \"activation\": \"background\""))
+          "lazy module '\(module.name)' declares no services, targets or activationEvents and no "
+            + "module depends on it, so nothing would ever start it; declare the services and "
+            + "targets it provides in its manifest, add activationEvents, or use "
+            + "\"activation\": \"background\""))
     case .background:
       return
     }
+  }
+
+  /// The index in the file of the entry at `position` of a list the decoder left entries out
+  /// of (`kept`, the index of each entry kept); `position` when it left none out.
+  package static func index(_ position: Int, _ kept: [Int]?) -> Int {
+    guard let kept, kept.indices.contains(position) else { return position }
+    return kept[position]
   }
 
   package static func suffixed(_ location: SourceLocation, _ suffix: String) -> SourceLocation {
@@ -224,7 +250,7 @@ package struct ManifestValidator {
       let repeatedParameters = Self.repeats(action.parameters.map(\.name))
       for (position, parameter) in action.parameters.enumerated() {
         func parameterLocation() -> SourceLocation {
-          Self.suffixed(location(), ".parameters[\(position)]")
+          Self.suffixed(location(), ".parameters[\(Self.index(position, action.parameterIndices))]")
         }
         if repeatedParameters.contains(position) {
           problems.append(
@@ -288,9 +314,10 @@ package struct ManifestValidator {
       let names = (cycle + [cycle[0]]).map { modules[$0].name }
       let start = modules[cycle[0]]
       let position = start.dependencies.firstIndex(of: names[1]) ?? 0
+      let index = Self.index(position, start.dependencyIndices)
       problems.append(
         ManifestProblem(
-          .dependencyCycle, at: Self.location(start, ".dependencies[\(position)]"),
+          .dependencyCycle, at: Self.location(start, ".dependencies[\(index)]"),
           "dependency cycle: \(names.joined(separator: " → ")); remove one of these "
             + "dependencies"))
     }

@@ -125,6 +125,12 @@ package struct ModuleManifest: Sendable, Hashable {
   /// Whether ``plugin`` is set, asked without copying the reference: boot asks it of every
   /// module, and a copy of even an empty one reads its whole width.
   package var namesPlugin: Bool { storage.namesPlugin }
+  /// The index in the manifest's `dependencies` of each of ``dependencies``, when entries that
+  /// are not strings were left out (each reported); nil when none were.
+  package var dependencyIndices: [Int]? {
+    get { storage.fields.dependencyIndices }
+    set { update { $0.dependencyIndices = newValue } }
+  }
   /// The file and key path this module was declared at.
   public var source: SourceLocation? {
     get { storage.fields.source }
@@ -224,6 +230,7 @@ package struct ModuleManifest: Sendable, Hashable {
     var command: [String]?
     var restart: RestartPolicy
     var healthCheck: HealthCheckManifest?
+    var dependencyIndices: [Int]?
   }
 
   /// Immutable, so reading a field needs no exclusivity check; a change makes a new one.

@@ -57,6 +57,9 @@ package struct ActionManifest: Sendable, Hashable {
   /// caller gets ``ErrorCode/timedOut``.
   public var timeout: Double
   public var source: SourceLocation?
+  /// The index in the manifest's `parameters` of each of ``parameters``, when entries that do
+  /// not decode were left out (each reported); nil when none were.
+  package var parameterIndices: [Int]?
 
   /// The `timeout` of an action that declares none.
   public static let defaultTimeout = 30.0

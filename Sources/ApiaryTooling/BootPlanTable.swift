@@ -5,8 +5,9 @@ import ApiarySupport
 extension BootPlan {
   /// One line a module: position, name, level, priority, flags (`async`/`sync`, `optional`,
   /// `process` for a module placed in a child process) and dependencies; when some module is
-  /// lazy, also when each wakes (`at boot`, or its triggers).
-  package func table() -> String {
+  /// lazy, also when each wakes (`at boot`, or its triggers). A line an element: a trigger keeps
+  /// a newline from a manifest (an event name) in its line, for the host to escape.
+  package func table() -> [String] {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
     let dormant = dormantModules()
     let lazy = modules.contains(where: \.isLazy)
@@ -35,7 +36,7 @@ extension BootPlan {
       if lazy { line += "  " + activation(module, dormant: dormant.contains(module.name)) }
       lines.append(line)
     }
-    return lines.joined(separator: "\n")
+    return lines
   }
 
   /// `eager`, `lazy: call to target 'search', event 'note.saved'`, or for a lazy module an

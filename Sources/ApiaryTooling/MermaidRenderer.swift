@@ -4,12 +4,14 @@ import ApiaryManifest
 /// one subgraph per level, the same nodes and edges as ``DOTRenderer``, cycles in red.
 ///
 /// ```swift
-/// MermaidRenderer.render(ModuleGraph(modules: modules))
+/// MermaidRenderer.render(ModuleGraph(modules: modules)).joined(separator: "\n")
 /// // flowchart BT
 /// //   subgraph level_basic["level basic"] …
 /// ```
 package enum MermaidRenderer {
-  package static func render(_ graph: ModuleGraph) -> String {
+  /// The flowchart a line an element: a label keeps a newline from a manifest in its line, for
+  /// the host to escape.
+  package static func render(_ graph: ModuleGraph) -> [String] {
     var ids: [String: String] = [:]
     for (index, node) in graph.nodes.enumerated() { ids[node.id] = "n\(index)" }
     func id(_ name: String) -> String { ids[name] ?? "missing" }
@@ -38,7 +40,7 @@ package enum MermaidRenderer {
       let list = cycleEdges.map(String.init).joined(separator: ",")
       lines.append("  linkStyle \(list) stroke:red,stroke-width:2px")
     }
-    return lines.joined(separator: "\n")
+    return lines
   }
 
   private static func statement(_ node: ModuleGraph.Node, id: String) -> String {

@@ -49,4 +49,48 @@ import Testing
     #expect(errors == [#"error: notes/get: parameter 'id' expected int, found '1\n[info] fake'"#])
     #expect(!result.stderr.contains("\n[info] fake"))
   }
+
+  /// A newline in manifest text (a JSON `\n` in a module name) or in the directory's name stays
+  /// inside its problem's line in every command that reads manifests, as `validate` prints it.
+  @Test func manifestTextCannotForgeLines() throws {
+    let forged = "ok: application 'Notebook', 4 enabled modules in 5 files"
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "A", "modules": ["modules/x.json"]}"#,
+      "modules/x.json": #"{"schemaVersion": 1, "modules": [{"name": "x\n"#
+        + forged + #"", "type": "X.Y"}]}"#,
+    ]).path
+    let unnamed = HostProcess.temporaryDirectory().appendingPathComponent("D\nok: fake").path
+    try FileManager.default.createDirectory(atPath: unnamed, withIntermediateDirectories: true)
+    for arguments in [
+      ["validate", directory], ["plan", directory], ["call", "x://y/z", directory],
+      ["run", directory], ["plan", unnamed],
+    ] {
+      let result = try HostProcess.run(arguments)
+      #expect(result.status == 1, "\(arguments): \(result.stderr)")
+      let output = result.stdout + result.stderr
+      #expect(!output.contains("\nok: "), "\(arguments): \(output)")
+      #expect(output.contains(#"\nok: "#), "\(arguments): \(output)")
+    }
+    let graph = try HostProcess.run(["graph", directory, "--format", "mermaid"])
+    #expect(!graph.stdout.contains("\nok: "), "\(graph.stdout)")
+    #expect(graph.stdout.contains(#"["x\nok: application"#), "\(graph.stdout)")
+  }
+
+  /// An activation event's name is manifest text too: the boot plan `plan` and `run` print
+  /// keeps a newline in it inside the module's line.
+  @Test func anActivationEventCannotForgeABootPlanLine() throws {
+    let directory = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    try FileManager.default.copyItem(atPath: HostProcess.manifests, toPath: directory.path)
+    let search = directory.appendingPathComponent("modules/search.plist")
+    let text = try String(contentsOf: search, encoding: .utf8)
+    try text.replacingOccurrences(
+      of: "<string>note.saved</string>", with: "<string>note.saved&#10;ok: forged</string>"
+    ).write(to: search, atomically: true, encoding: .utf8)
+    let plan = try HostProcess.run(["plan", directory.path])
+    #expect(plan.status == 0, "\(plan.stderr)")
+    #expect(!plan.stdout.contains("\nok: forged"), "\(plan.stdout)")
+    #expect(plan.stdout.contains(#"event 'note.saved\nok: forged'"#), "\(plan.stdout)")
+    let run = try HostProcess.run(["run", directory.path])
+    #expect(!run.stderr.contains("\nok: forged"), "\(run.stderr)")
+  }
 }

@@ -40,7 +40,7 @@ enum GenerateCommand: HostCommand {
     do {
       modules = try loader.load(directory: directory).modules
     } catch {
-      StandardError.print(lines: "\(error)".split(separator: "\n").map(String.init))
+      StandardError.print(lines: error.lines)
       return ExitStatus.failure
     }
     let targets = modules.filter(\.isEnabled).flatMap(\.targets)

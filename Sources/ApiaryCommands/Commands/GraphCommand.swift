@@ -58,7 +58,7 @@ enum GraphCommand: HostCommand {
     switch format {
     case .dot:
       Output.out(lines: DOTRenderer.render(graph, title: set.application?.name ?? directory).lines)
-    case .mermaid: Output.out(lines: MermaidRenderer.render(graph).lines)
+    case .mermaid: Output.out(lines: MermaidRenderer.render(graph))
     }
     return ExitStatus.success
   }

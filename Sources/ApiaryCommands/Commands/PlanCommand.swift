@@ -28,7 +28,7 @@ enum PlanCommand: HostCommand {
       return ExitStatus.success
     }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
-    Output.out(lines: kernel.plan.table().lines)
+    Output.out(lines: kernel.plan.table())
     return ExitStatus.success
   }
 }

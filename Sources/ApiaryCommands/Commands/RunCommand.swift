@@ -68,7 +68,7 @@ enum RunCommand: HostCommand {
     log(
       "application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)"
     )
-    if !quiet { StandardError.print(lines: kernel.plan.table().lines) }
+    if !quiet { StandardError.print(lines: kernel.plan.table()) }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: log) {
       let running = await kernel.startedModules.count
       log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")

@@ -23,13 +23,12 @@ struct ApplicationLoader {
     /// manifest is usable), its modules and the files read.
     var read = ManifestSet()
     var isEmpty: Bool { manifestProblems.isEmpty && pluginProblems.isEmpty }
-    var description: String {
-      var lines = pluginProblems.map { "plugin refused: \($0)" }
-      if !manifestProblems.isEmpty {
-        lines.append("\(KernelError.invalidManifests(manifestProblems))")
-      }
-      return lines.joined(separator: "\n")
+    /// The problems a line an element, for ``Host/lines(of:)``.
+    var lines: [String] {
+      pluginProblems.map { "plugin refused: \($0)" }
+        + (manifestProblems.isEmpty ? [] : KernelError.invalidManifests(manifestProblems).lines)
     }
+    var description: String { lines.joined(separator: "\n") }
   }
 
   let plugins: Plugins

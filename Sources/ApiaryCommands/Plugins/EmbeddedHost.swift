@@ -96,7 +96,7 @@ public enum EmbeddedHost {
       let (application, module) = try loader.loadChild(name: name, file: file, directory: directory)
       server = try ChildServer(application: application, module: module, catalog: loader.catalog)
     } catch {
-      StandardError.print(lines: "error: \(error)".split(separator: "\n").map(String.init))
+      StandardError.print(lines: Host.errorLines(error))
       return ExitStatus.failure
     }
     return await server.serve(reading: 0, writing: wire)

@@ -99,9 +99,10 @@ package enum ProcessPlacement {
     guard !placed.isEmpty else { return [] }
     var problems: [ManifestProblem] = []
     for module in modules where module.isEnabled {
-      for (index, dependency) in module.dependencies.enumerated() {
+      for (position, dependency) in module.dependencies.enumerated() {
         guard let provider = placed[dependency] else { continue }
         let services = provider.services.map(\.protocolName).joined(separator: ", ")
+        let index = ManifestValidator.index(position, module.dependencyIndices)
         problems.append(
           ManifestProblem(
             .invalidValue, at: ManifestValidator.location(module, ".dependencies[\(index)]"),

@@ -54,6 +54,30 @@ struct ActivationManifestTests {
     #expect(found.first?.message.contains("declare the services and targets") == true)
   }
 
+  /// A dependent starts a lazy module that declares nothing (an eager one at boot, a lazy one
+  /// when it wakes), so only one no enabled module depends on is reported.
+  @Test func aLazyModuleSomeModuleDependsOnNeedsNoTrigger() {
+    let found = problems(
+      """
+      {"schemaVersion": 1, "modules": [
+        {"name": "lz", "type": "T.M", "activation": "lazy"},
+        {"name": "up", "type": "T.M", "dependencies": ["lz"]},
+        {"name": "lw", "type": "T.M", "activation": "lazy"},
+        {"name": "ev", "type": "T.M", "activation": "lazy", "activationEvents": ["x"],
+         "dependencies": ["lw"]},
+        {"name": "alone", "type": "T.M", "activation": "lazy", "dependencies": ["alone"]},
+        {"name": "off", "type": "T.M", "activation": "lazy"},
+        {"name": "no", "type": "T.M", "enabled": false, "dependencies": ["off"]}
+      ]}
+      """)
+    #expect(found.map(\.kind) == [.selfDependency, .noActivationTrigger, .noActivationTrigger])
+    #expect(
+      found.dropFirst().map(\.location.keyPath) == [
+        "modules[4].activation", "modules[5].activation",
+      ])
+    #expect(found.last?.message.contains("no module depends on it") == true, "\(found)")
+  }
+
   @Test func activationEventsOnAnEagerModuleAreReported() {
     let found = problems(
       """

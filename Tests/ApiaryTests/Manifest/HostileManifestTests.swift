@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Apiary
+@testable import ApiaryManifest
 
 /// A binary property list of `objects` (each an encoded object), rooted at `root`, with 2-byte
 /// offsets and 1-byte references.
@@ -202,5 +203,74 @@ struct HostileManifestTests {
             + "reference"
         ])
     }
+  }
+
+  /// An entry the decoder leaves out (a parameter of a bad type, a dependency that is not a
+  /// string) does not shift the index later problems name.
+  @Test func problemsAfterALeftOutEntryNameTheirIndexInTheFile() {
+    let text = """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "T.M", "dependencies": [1, "ghost", "b"], "targets": [
+          {"name": "t", "type": "T.T", "actions": [{"name": "go", "parameters": [
+            {"name": "p", "type": "nope"}, {"name": "q", "type": "int", "default": "x"}]}]}]},
+        {"name": "b", "type": "T.M", "dependencies": ["a"]}
+      ]}
+      """
+    let set = decodeModules(text, file: "m.json")
+    let problems = ManifestLoader.validate(
+      application: nil, modules: set.modules, catalog: TypeCatalog())
+    let keyPaths = problems.filter { $0.kind != .typeNotFound }.map(\.location.keyPath)
+    #expect(
+      keyPaths == [
+        "modules[0].dependencies[1]", "modules[0].dependencies[2]",
+        "modules[0].targets[0].actions[0].parameters[1].default",
+      ], "\(problems)")
+  }
+
+  /// The C library reads a path only up to a NUL, so a path holding one would name another
+  /// file: it is a problem where it is written, in the fast decoder's path as in the tree's.
+  @Test func aPathWithANULCharacterIsAProblem() {
+    let application = ManifestLoader.decodeApplication(
+      Data(#"{"schemaVersion": 1, "name": "A", "modules": ["m.json\u0000x", "n.json"]}"#.utf8),
+      file: "app.json")
+    #expect(application.modulePaths.map(\.path) == ["n.json"])
+    #expect(
+      application.problems.map(\.description).contains(
+        #"app.json:1:47 modules[0]: expected a path, found one that contains a NUL character "#
+          + #"(\u0000), which would cut it short: string "m.json\#u{0}x""#),
+      "\(application.problems)")
+    let modules = decodeModules(
+      #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T.M", "#
+        + #""library": "libA.so\u0000junk", "version": "1.0.0"}]}"#, file: "m.json")
+    #expect(modules.modules.first?.plugin == nil)
+    #expect(
+      modules.problems.map(\.location.keyPath) == ["modules[0].library"], "\(modules.problems)")
+    // A process's arguments too; and the empty program is named at its own index.
+    let process = decodeModules(
+      """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "T.M", "placement": "process", "command": ["p", "a\\u0000b"]},
+        {"name": "b", "type": "T.M", "placement": "process", "command": [1, ""]}
+      ]}
+      """, file: "m.json")
+    #expect(process.modules.map { $0.command == nil } == [true, true])
+    #expect(
+      process.problems.map(\.location.keyPath) == [
+        "modules[0].command[1]", "modules[1].command[0]", "modules[1].command[1]",
+      ], "\(process.problems)")
+  }
+
+  /// A path from elsewhere (a `:load` line) is refused whole, not opened up to its NUL.
+  @Test func aFileWhosePathHoldsANULIsNotOpened() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "apiary-nul-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("m.json").path
+    try Data(#"{"schemaVersion": 1, "modules": []}"#.utf8).write(to: URL(fileURLWithPath: file))
+    #expect(throws: ManifestProblem.self) {
+      _ = try ManifestLoader.contents(of: file + "\u{0}x", limits: .default)
+    }
+    #expect((try? ManifestLoader.contents(of: file, limits: .default)) != nil)
   }
 }
