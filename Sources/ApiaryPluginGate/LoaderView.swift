@@ -52,7 +52,7 @@ struct LoaderView {
   private var headerCount: Int { headers.count / 56 }
 
   private func checkSegments(_ layout: ELFLayout) throws(PluginProblem) {
-    var (loads, end, dynamic): (Int, UInt64, Int) = (0, 0, -1)
+    var (loads, end, dynamic, tls): (Int, UInt64, Int, Int) = (0, 0, -1, -1)
     for index in 0..<headerCount {
       let (offset, address) = (field(index, 8), field(index, 16))
       let (fileSize, memorySize, align) = (field(index, 32), field(index, 40), field(index, 48))
@@ -86,14 +86,16 @@ struct LoaderView {
           throw problem("\(name) p_type", "one PT_DYNAMIC", "a second at header \(index)")
         }
         dynamic = index
-      case Self.tls:
-        guard fileSize == 0 || self.offset(of: address, count: fileSize) != nil else {
-          throw problem("\(name) p_vaddr", "TLS data inside a loadable segment", "\(address)")
-        }
+      case Self.tls: tls = index
       default: break
       }
     }
     guard loads > 0 else { throw problem("p_type", "a PT_LOAD segment", "none") }
+    // Once every segment is known to be inside the file.
+    if tls >= 0, field(tls, 32) > 0, offset(of: field(tls, 16), count: field(tls, 32)) == nil {
+      throw problem(
+        "program header \(tls) p_vaddr", "TLS data inside a loadable segment", "\(field(tls, 16))")
+    }
     try checkDynamic(dynamic, layout)
   }
 
@@ -104,7 +106,7 @@ struct LoaderView {
       let (start, size) = (field(index, 16), field(index, 32))
       guard address >= start, address - start <= size, count <= size - (address - start)
       else { continue }
-      return Int(exactly: field(index, 8) + (address - start))
+      return Int(exactly: field(index, 8) &+ (address - start))
     }
     return nil
   }
