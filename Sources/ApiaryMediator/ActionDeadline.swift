@@ -3,8 +3,8 @@ import Dispatch
 import Synchronization
 
 /// Runs an action for an `await`ed call: off Swift's cooperative pool and within the action's
-/// `timeout`. A synchronous action runs on a Dispatch worker; an `async` one in a task whose
-/// executor is Dispatch. The limit is one of ``Deadlines``, served by a Dispatch timer, so an
+/// `timeout`. A synchronous action runs on a Dispatch thread of its own; an `async` one in a
+/// task whose executor is Dispatch. The limit is one of ``Deadlines``, served by a Dispatch timer, so an
 /// action that blocks its thread — or module code blocking every pool thread — cannot delay
 /// it. Past the limit the caller gets ``ErrorCode/timedOut``, an `async` action is cancelled,
 /// and the action's late result is dropped. An action with both bodies
@@ -27,7 +27,7 @@ enum ActionDeadline {
         if race.finish(.failure(timedOut)) { work.withLock { $0 }?.cancel() }
       }
       if let run = prepared.runSync {
-        DispatchQueue.global().async { race.finish(Result { try run(parameters, cache) }) }
+        ActionDeadline.thread { race.finish(Result { try run(parameters, cache) }) }
       } else {
         let task = Task(executorPreference: DispatchExecutor.shared) {
           do {
@@ -39,6 +39,14 @@ enum ActionDeadline {
         work.withLock { $0 = task }
       }
     }
+  }
+
+  /// Runs `work` on a Dispatch thread at once, even when every thread Dispatch has is held by
+  /// an action that blocks: a serial queue of its own is served by a new thread then (the global
+  /// queue would wait for one to free, so one module's hung actions delayed every other
+  /// module's calls past their time limits).
+  static func thread(_ work: @escaping @Sendable () -> Void) {
+    DispatchQueue(label: "apiary.action").async(execute: work)
   }
 
   /// Resumes the caller exactly once, whichever of the action and the deadline finishes first,
@@ -70,14 +78,15 @@ enum ActionDeadline {
   }
 }
 
-/// Runs tasks' jobs on Dispatch's global queue instead of Swift's cooperative pool, so an
-/// `async` action that blocks its thread does not take a pool thread.
+/// Runs tasks' jobs on Dispatch threads (``ActionDeadline/thread(_:)``) instead of Swift's
+/// cooperative pool, so an `async` action that blocks its thread takes no pool thread, and
+/// no other action's thread.
 final class DispatchExecutor: TaskExecutor {
   static let shared = DispatchExecutor()
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     let executor = asUnownedTaskExecutor()
-    DispatchQueue.global().async { job.runSynchronously(on: executor) }
+    ActionDeadline.thread { job.runSynchronously(on: executor) }
   }
 }

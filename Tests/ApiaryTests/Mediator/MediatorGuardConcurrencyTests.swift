@@ -72,6 +72,39 @@ import Testing
         + "default 30.0 s)")
   }
 
+  /// Actions that block each hold a thread of their own at once, however many there are, so a
+  /// call to another action made meanwhile runs at once too. Before, they queued for Dispatch's
+  /// few global threads (one more a second or so): a hostile probe's 40 hung calls made every
+  /// other module's calls miss their 30 s limit.
+  @Test func blockedActionsDoNotHoldBackOtherCalls() async throws {
+    let mediator = try GateTarget.mediator()
+    let (latch, entered) = (Latch(), DispatchSemaphore(value: 0))
+    defer { latch.open() }
+    let held = 48
+    for index in 0..<held {
+      Task {
+        try await mediator.perform(
+          target: "gate", action: index.isMultiple(of: 2) ? "hold" : "holdAsync",
+          params: ["latch": latch, "entered": entered])
+      }
+    }
+    // Every one is running, blocked. A bound, not a measurement: they all enter within
+    // milliseconds; before, Dispatch added a thread a second or so and the last entered after
+    // about 48 s, this test's own tasks waiting as long (Swift's pool shares those threads).
+    let deadline = DispatchTime.now() + 20
+    for _ in 0..<held {
+      _ = await Task.detached { entered.wait(timeout: deadline) }.value
+    }
+    guard DispatchTime.now() < deadline else {
+      Issue.record("\(held) blocked actions took over 20 s to get threads")
+      return
+    }
+    for action in ["free", "freeAsync"] {
+      let result = try await mediator.perform(target: "gate", action: action, params: [:])
+      #expect(result as? Bool == true, "\(action)")
+    }
+  }
+
   @Test func aSynchronousCallRunsOnTheCallersThreadWithoutADeadline() throws {
     let mediator = try GateTarget.mediator()
     let gate = Gate()
@@ -90,6 +123,26 @@ final class Gate: Sendable {
   func open() { for _ in 0..<64 { semaphore.signal() } }
 }
 
+/// A lock a test opens; actions block on it as module code blocks on a lock or a system call,
+/// which Dispatch cannot see (a thread waiting on a `DispatchSemaphore` it replaces).
+final class Latch: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var isOpen = false  // guarded by `condition`
+
+  func wait() {
+    condition.lock()
+    while !isOpen { condition.wait() }
+    condition.unlock()
+  }
+
+  func open() {
+    condition.lock()
+    isOpen = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
 /// Actions that block their thread until the test opens the gate.
 final class GateTarget: Target {
   static let timeout = 0.2
@@ -105,11 +158,25 @@ final class GateTarget: Target {
       try params.value("gate", as: Gate.self).wait()
       return true
     },
+    "hold": .sync { _, params in
+      try params.value("entered", as: DispatchSemaphore.self).signal()
+      try params.value("latch", as: Latch.self).wait()
+      return true
+    },
+    "holdAsync": .async { _, params in
+      try params.value("entered", as: DispatchSemaphore.self).signal()
+      try params.value("latch", as: Latch.self).wait()
+      return true
+    },
+    "free": .sync { _, _ in true },
+    "freeAsync": .async { _, _ in true },
   ]
 
   static func mediator() throws -> Mediator {
     let mediator = Mediator(scheme: Fixtures.scheme, catalog: TypeCatalog())
     let gate = ParameterManifest(name: "gate", kind: .any, isRequired: true)
+    let entered = ParameterManifest(name: "entered", kind: .any, isRequired: true)
+    let latch = ParameterManifest(name: "latch", kind: .any, isRequired: true)
     try mediator.addTargets(
       [
         TargetManifest(
@@ -117,6 +184,10 @@ final class GateTarget: Target {
           actions: [
             ActionManifest(name: "block", parameters: [gate], timeout: timeout),
             ActionManifest(name: "blockAsync", parameters: [gate], timeout: timeout),
+            ActionManifest(name: "hold", parameters: [latch, entered], timeout: 60),
+            ActionManifest(name: "holdAsync", parameters: [latch, entered], timeout: 60),
+            ActionManifest(name: "free", timeout: 20),
+            ActionManifest(name: "freeAsync", timeout: 20),
           ])
       ], owner: "gate", context: Fixtures.context(mediator, module: "gate"))
     return mediator
