@@ -20,7 +20,10 @@ enum NotFoundHint {
       return Suggestion.hint(for: name, in: await kernel.moduleStates.map(\.name))
     }
     if case .targetNotFound(let target, _)? = (error as? MediatorError)?.details,
-      let module = kernel.plan.modules.first(where: { $0.targets.contains { $0.name == target } }),
+      let module = kernel.plan.modules.first(where: { module in
+        module.targets.contains { $0.name == target }
+          || RefusedPluginModule.declaredTargets(of: module).contains(target)
+      }),
       let state = await kernel.state(of: module.name), state != .running
     {
       return " (module '\(module.name)' \(state))"

@@ -165,7 +165,7 @@ struct Session {
     do {
       return try ResultRenderer.render(try await kernel.mediator.open(url))
     } catch {
-      return "error: \(error)\(await NotFoundHint.text(for: error, in: kernel))"
+      return "error: " + (await CallFailure.text(error, calling: url, in: kernel))
     }
   }
 }

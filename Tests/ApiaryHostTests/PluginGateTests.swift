@@ -15,7 +15,7 @@ import Testing
   /// the index it binds itself), its library at `library`, plus `extra` module entries.
   static func application(
     library: String, version: String = "1.0.0", sha256: String? = nil, optional: Bool = false,
-    extra: String = ""
+    fields: String = "", extra: String = ""
   ) throws -> URL {
     let digest = sha256.map { ", \"sha256\": \"\($0)\"" } ?? ""
     return try HostProcess.manifests([
@@ -23,7 +23,7 @@ import Testing
       "modules/a.json": """
       {"schemaVersion": 1, "modules": [
         {"name": "search", "type": "SearchPlugin.SearchModule", "optional": \(optional),
-         "library": "\(library)", "version": "\(version)"\(digest)}\(extra)
+         "library": "\(library)", "version": "\(version)"\(digest)\(fields)}\(extra)
       ]}
       """,
     ])
@@ -92,6 +92,12 @@ import Testing
     try Data(bytes).write(to: arm)
     let inspect = try HostProcess.run(["plugin", "inspect", arm.path])
     #expect(inspect.stdout.contains("\n# machine ARM (EM_ARM = 40)\n"), "\(inspect.stdout)")
+    #expect(host.status == 0 && inspect.status == 0)
+    // A descriptor with a problem is shown, and the status says so.
+    let broken = try Self.patchedCopy(of: library, "\nversion 1.0.0\n", "\nversion x.0.0\n")
+    let problem = try HostProcess.run(["plugin", "inspect", broken.path])
+    #expect(problem.stdout.contains("# problem: "), "\(problem.stdout)")
+    #expect(problem.status == 1)
   }
 
   @Test func mismatchedABIIsRefusedWithFileFieldExpectedAndFound() throws {
@@ -164,6 +170,11 @@ import Testing
       of: Self.library("SearchPlugin"), abi, String(repeating: "f", count: abi.count))
     let app = try Self.application(
       library: patched.path, optional: true,
+      fields: """
+        , "targets": [{"name": "search", "type": "SearchPlugin.SearchTarget",
+          "actions": [{"name": "query", "remote": true,
+                       "parameters": [{"name": "q", "type": "string", "required": true}]}]}]
+        """,
       extra: """
         ,
         {"name": "after", "type": "LoggingPlugin.LoggingModule", "dependencies": ["search"],
@@ -173,8 +184,14 @@ import Testing
          "services": [{"protocol": "NotebookKit.Logger",
                        "implementation": "LoggingPlugin.ConsoleLogger"}]}
         """)
-    let result = try HostProcess.run(["run", "--manifests", app.path], input: ":modules\n")
+    let result = try HostProcess.run(
+      ["run", "--manifests", app.path], input: ":modules\ngate://search/query?q=milk\n")
     #expect(result.status == 0, "\(result.stderr)")
+    // A call to its target says why the target is not there.
+    #expect(
+      result.stdout.contains(
+        "and no fallback handled the call (module 'search' failed in setUp: plugin refused: "),
+      "\(result.stdout)")
     #expect(result.stderr.contains("warning: plugin refused: "), "\(result.stderr)")
     #expect(result.stderr.contains(patched.path) && result.stderr.contains("abi"))
     #expect(result.stdout.contains("search       failed"), "\(result.stdout)")

@@ -78,6 +78,11 @@ import Testing
     let malformed = try HostProcess.run(["call", "not a url", "--manifests", HostProcess.manifests])
     #expect(malformed.status == 1)
     #expect(malformed.stderr.contains("error:"))
+    // An error the action threw follows the target and action it came from.
+    let missing = try HostProcess.run(
+      ["call", "notebook://notes/get?id=99", "--manifests", HostProcess.manifests], in: directory)
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("error: notes/get: no note with id 99"), "\(missing.stderr)")
   }
 
   /// A result `apiary call` cannot write (standard output on a full device) fails the call

@@ -48,14 +48,14 @@ enum CallCommand: HostCommand {
     guard let kernel = Host.kernel(at: directory, observer: observer) else {
       return ExitStatus.failure
     }
-    @Sendable func failed(_ error: any Error, hint: String) -> Int32 {
+    @Sendable func failed(_ error: any Error, text: String) -> Int32 {
       if format == .json { Output.out(CallReport.failure(url: url, error: error)) }
-      StandardError.print("error: \(error)\(hint)")
+      StandardError.print("error: " + text)
       return ExitStatus.failure
     }
     // A URL that cannot be called by any application is refused before this one boots.
     do throws(MediatorError) { try kernel.mediator.checkURL(url) } catch {
-      return failed(error, hint: NotFoundHint.text(for: error, in: kernel.mediator))
+      return failed(error, text: "\(error)" + NotFoundHint.text(for: error, in: kernel.mediator))
     }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout) {
       do {
@@ -66,7 +66,7 @@ enum CallCommand: HostCommand {
         Output.out(text)
         return ExitStatus.success
       } catch {
-        return failed(error, hint: await NotFoundHint.text(for: error, in: kernel))
+        return failed(error, text: await CallFailure.text(error, calling: url, in: kernel))
       }
     }
     guard let status else {

@@ -28,9 +28,9 @@ enum PluginCommand: HostCommand {
     switch (words.first, words.count) {
     case ("inspect", 2):
       switch PluginGate.inspect(words[1]) {
-      case .success(let text):
+      case .success(let (text, isSound)):
         Output.out(lines: text.split(separator: "\n").map(String.init))
-        return ExitStatus.success
+        return isSound ? ExitStatus.success : ExitStatus.failure
       case .failure(let problem):
         StandardError.print("error: \(problem)")
         return ExitStatus.failure

@@ -150,8 +150,9 @@ enum PluginGate {
     return verdict
   }
 
-  /// `apiary plugin inspect FILE`: the descriptor and ELF facts, without loading the file.
-  static func inspect(_ file: String) -> Result<String, InspectionError> {
+  /// `apiary plugin inspect FILE`: the descriptor and ELF facts, without loading the file, and
+  /// whether they show no problem (a descriptor that parses, a shared object).
+  static func inspect(_ file: String) -> Result<(text: String, isSound: Bool), InspectionError> {
     let image: ELFImage
     do {
       image = try ELFImage(contentsOf: file)
@@ -164,7 +165,7 @@ enum PluginGate {
     }
     let (_, problems) = PluginDescriptor.parse(bytes, file: file)
     let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-    return .success(
+    let report =
       text.trimmingWhitespace() + "\n"
         + problems.map { "# problem: \($0)\n" }.joined()
         + "# file \(file)\n"
@@ -172,7 +173,7 @@ enum PluginGate {
         + "# machine \(image.machine)\n"
         + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
         + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
-    )
+    return .success((report, problems.isEmpty && image.isSharedObject))
   }
 
   /// Why `apiary plugin inspect` cannot show a file.

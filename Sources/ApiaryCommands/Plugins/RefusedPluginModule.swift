@@ -16,14 +16,27 @@ final class RefusedPluginModule: Module {
     throw Refusal(description: "plugin refused: " + reasons.joined(separator: "; "))
   }
 
-  /// `module` with no services or targets, implemented by this type, carrying `reasons`.
+  /// `module` with no services or targets, implemented by this type, carrying `reasons` and the
+  /// names of the targets it declared (``declaredTargets(of:)``). Eager, so it fails at boot
+  /// and shows as failed, lazy or not.
   static func standIn(for module: ModuleManifest, reasons: [String]) -> ModuleManifest {
     var standIn = module
     standIn.type = _typeName(RefusedPluginModule.self, qualified: true)
     standIn.services = []
     standIn.targets = []
     standIn.plugin = nil
-    standIn.config = ["refusedBecause": .array(reasons.map { .string($0) })]
+    standIn.activation = .eager
+    standIn.activationEvents = []
+    standIn.config = [
+      "refusedBecause": .array(reasons.map { .string($0) }),
+      "declaredTargets": .array(module.targets.map { .string($0.name) }),
+    ]
     return standIn
+  }
+
+  /// The targets a refused module declared, so a call to one can say why it is not there.
+  static func declaredTargets(of module: ModuleManifest) -> [String] {
+    guard module.type == _typeName(RefusedPluginModule.self, qualified: true) else { return [] }
+    return module.config["declaredTargets"]?.arrayValue?.compactMap(\.stringValue) ?? []
   }
 }
