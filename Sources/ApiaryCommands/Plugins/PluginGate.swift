@@ -167,12 +167,12 @@ enum PluginGate {
     let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     let report =
       text.trimmingWhitespace() + "\n"
-        + problems.map { "# problem: \($0)\n" }.joined()
-        + "# file \(file)\n"
-        + "# shared object \(image.isSharedObject ? "yes" : "no")\n"
-        + "# machine \(image.machine)\n"
-        + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
-        + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
+      + problems.map { "# problem: \($0)\n" }.joined()
+      + "# file \(file)\n"
+      + "# shared object \(image.isSharedObject ? "yes" : "no")\n"
+      + "# machine \(image.machine)\n"
+      + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
+      + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
     return .success((report, problems.isEmpty && image.isSharedObject))
   }
 
