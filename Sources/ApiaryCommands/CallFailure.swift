@@ -1,9 +1,11 @@
 import Apiary
+import ApiaryProcess
 
 /// How a failed URL call reads, in `apiary call` and `apiary run` alike: an error the action
 /// threw says what went wrong but not where, so it follows the target and action
-/// (`notes/get: no note with id 5`); the mediator's own errors name them already. Then the
-/// hint, if any (``NotFoundHint``).
+/// (`notes/get: no note with id 5`); the mediator's errors, and those of a module that failed
+/// to wake or whose child process failed, name where already. Then the hint, if any
+/// (``NotFoundHint``).
 ///
 /// ```swift
 /// let line = "error: " + (await CallFailure.text(error, calling: url, in: kernel))
@@ -11,7 +13,9 @@ import Apiary
 enum CallFailure {
   static func text(_ error: any Error, calling url: String, in kernel: Kernel) async -> String {
     var text = "\(error)"
-    if !(error is MediatorError), case .success(let action) = kernel.mediator.canOpen(url) {
+    let saysWhere =
+      error is MediatorError || error is ActivationError || error is ProcessModuleError
+    if !saysWhere, case .success(let action) = kernel.mediator.canOpen(url) {
       text = "\(action.target)/\(action.action): " + text
     }
     return text + (await NotFoundHint.text(for: error, in: kernel))

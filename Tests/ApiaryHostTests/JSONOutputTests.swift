@@ -62,6 +62,28 @@ import Testing
     #expect((ok["problems"] as? [Any])?.isEmpty == true)
   }
 
+  /// A plugin refusal is placed where the manifest names the library (it said `"file":
+  /// "plugin"`, with no line).
+  @Test func aPluginRefusalIsPlacedAtTheLibraryEntry() throws {
+    let directory = try HostProcess.manifests([
+      "app.json": BrokenManifestTests.app,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "LoggingPlugin.LoggingModule",
+         "library": "\(PluginGateTests.library("LoggingPlugin").path)", "version": "9.9.9"}
+      ]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", directory.path, "--format", "json"])
+    #expect(result.status == 1)
+    let problems = try #require(try Self.document(result)["problems"] as? [[String: Any]])
+    let refusal = try #require(problems.first, "\(result.stdout)")
+    #expect(refusal["file"] as? String == directory.appendingPathComponent("modules/a.json").path)
+    #expect(refusal["line"] as? Int == 3)
+    #expect(refusal["keyPath"] as? String == "modules[0].library")
+    #expect((refusal["message"] as? String)?.hasPrefix("plugin refused: ") == true)
+  }
+
   @Test func planListsModulesInBootOrder() throws {
     let result = try HostProcess.run(["plan", HostProcess.manifests, "--format", "json"])
     #expect(result.status == 0, "\(result.stderr)")

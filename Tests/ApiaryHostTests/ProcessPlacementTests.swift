@@ -227,7 +227,7 @@ import Testing
         // `greet` posted `note.saved` in the host, where `search` indexed it.
         #"[{"id":1001,"title":"hello, Ada"}]"#,
         "event 'greet.requested': handled by [greeter]",
-        "error: greeter refuses: testing",
+        "error: greeter/fail: greeter refuses: testing",
       ], "\(result.stdout)")
     #expect(result.stderr.contains("greet.requested for Bo"))
   }

@@ -76,9 +76,9 @@ enum ValidateCommand: HostCommand {
     } catch {
       set = error.read
       set.problems = error.manifestProblems
-      set.problems += error.pluginProblems.map(refusal)
+      set.problems += error.pluginProblems.map { refusal($0, in: directory) }
     }
-    set.problems += loader.notices.map(refusal)
+    set.problems += loader.notices.map { refusal($0, in: directory) }
     if set.problems.isEmpty { set.problems += linkProblems(set.modules, catalog: loader.catalog) }
     var planError: PlanError?
     if set.problems.isEmpty {
@@ -99,8 +99,13 @@ enum ValidateCommand: HostCommand {
       + WrapperGenerator.nameCollisions(in: enabled.flatMap(\.targets))
   }
 
-  /// A load gate refusal as a problem of the JSON report.
-  private static func refusal(_ text: String) -> ManifestProblem {
-    ManifestProblem(.invalidValue, at: SourceLocation(file: "plugin"), "plugin refused: \(text)")
+  /// A load gate refusal as a problem of the JSON report, at the manifest entry that names the
+  /// library (else at the manifests directory).
+  private static func refusal(_ refusal: ApplicationLoader.Refusal, in directory: String)
+    -> ManifestProblem
+  {
+    ManifestProblem(
+      .invalidValue, at: refusal.location ?? SourceLocation(file: directory),
+      "plugin refused: \(refusal)")
   }
 }

@@ -15,10 +15,17 @@ import ApiaryProcess
 struct ApplicationLoader {
   enum Plugins { case load, gateOnly }
 
+  /// A plugin library the load gate refused, as it refuses one module: the gate's text and
+  /// where the module's manifest names the library (for a JSON report's location).
+  struct Refusal: Sendable, Equatable, CustomStringConvertible {
+    let description: String
+    var location: SourceLocation?
+  }
+
   /// Every problem that stops the application, printable one per line.
   struct Failure: Error, CustomStringConvertible {
     var manifestProblems: [ManifestProblem] = []
-    var pluginProblems: [String] = []
+    var pluginProblems: [Refusal] = []
     /// What a directory that does not load held, for a report: its application (when the
     /// manifest is usable), its modules and the files read.
     var read = ManifestSet()
@@ -37,7 +44,7 @@ struct ApplicationLoader {
   /// The manifests directory, which `apiary child` reads the application manifest from.
   private var directory = Host.defaultManifests
   /// Problems of optional plugins, which do not stop the application.
-  private(set) var notices: [String] = []
+  private(set) var notices: [Refusal] = []
   /// Notes of the load gate that refuse nothing (``PluginVerdict/notes``).
   private(set) var notes: [String] = []
 
@@ -103,8 +110,9 @@ struct ApplicationLoader {
       if let first = requests.first(where: { $0.path == plugin.path }) {
         if first.version != plugin.version {
           failure.pluginProblems.append(
-            "\(plugin.path): version: \(origin) expects \(plugin.version), "
-              + "\(first.origin) expects \(first.version)")
+            Refusal(
+              description: "\(plugin.path): version: \(origin) expects \(plugin.version), "
+                + "\(first.origin) expects \(first.version)", location: plugin.source))
         }
         continue
       }
@@ -152,11 +160,15 @@ struct ApplicationLoader {
       }
       guard let accepted = verdict.accepted[plugin.path] else {
         let reasons = verdict.reasons(for: plugin.path)
+        let refusals = reasons.map { Refusal(description: $0, location: plugin.source) }
         if module.isOptional {
-          notices += reasons
+          notices += refusals
           result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))
         } else {
-          failure.pluginProblems += reasons.filter { !failure.pluginProblems.contains($0) }
+          // A library several modules name is refused once, where the first names it.
+          failure.pluginProblems += refusals.filter { refusal in
+            !failure.pluginProblems.contains { $0.description == refusal.description }
+          }
           if validated { standIn(for: module) }  // its types are not reported again as missing
           result.append(module)
         }
@@ -193,7 +205,7 @@ struct ApplicationLoader {
     guard var module = declared.modules.first(where: { $0.name == name }) else {
       // A file with problems is reported by them alone; the module may be behind them.
       guard declared.problems.isEmpty else { throw Failure(manifestProblems: declared.problems) }
-      throw Failure(pluginProblems: ["\(file): no module named '\(name)'"])
+      throw Failure(pluginProblems: [Refusal(description: "\(file): no module named '\(name)'")])
     }
     module.placement = .host
     module.isOptional = false
