@@ -161,12 +161,20 @@ struct RequirementGraph {
     while head < queue.count {
       let cause = queue[head]
       head += 1
-      for dependent in dependents[cause] where !refused.contains(dependent) {
-        refused.append(dependent)
-        queue.append(dependent)
+      for dependent in dependents[cause] {
         let library = libraries[dependent]
-        let name = libraries[cause].descriptor?.plugin ?? libraries[cause].subject ?? "?"
         let needs = library.contracts.contains(cause)
+        // A library refused for its own reasons is still told of a contract it needs that was
+        // refused: otherwise nothing names that library's problems where the plugin is refused.
+        if refused.contains(dependent) {
+          guard needs, library.isCandidate, !libraries[cause].problems.isEmpty else { continue }
+        } else {
+          refused.append(dependent)
+          queue.append(dependent)
+        }
+        let name =
+          libraries[cause].descriptor?.plugin ?? libraries[cause].subject
+          ?? String(libraries[cause].path.split(separator: "/").last ?? "?")
         problems.append(
           library.annotate(
             PluginProblem(

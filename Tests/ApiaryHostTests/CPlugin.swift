@@ -20,10 +20,11 @@ enum CPlugin {
 
   /// Compiles `lib<name>.so` in `directory`: descriptor `plugin <name>`, `version 1.0.0` and
   /// `lines`, after the host's facts with `replacing` (`["configuration": "release"]`) applied;
-  /// an `apiary_plugin_entry` that returns null; and `source`.
+  /// an `apiary_plugin_entry` that returns null; and `source`; `flags` go to `cc` (libraries to
+  /// link, a RUNPATH).
   static func library(
     _ name: String, lines: [String], replacing: [String: String] = [:], source: String = "",
-    in directory: URL
+    flags: [String] = [], in directory: URL
   ) throws -> URL {
     let header = hostFacts.map { line in
       let key = String(line.prefix { $0 != " " })
@@ -42,7 +43,7 @@ enum CPlugin {
     let library = directory.appendingPathComponent("lib\(name).so")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["cc", "-shared", "-fPIC", "-o", library.path, file.path]
+    process.arguments = ["cc", "-shared", "-fPIC", "-o", library.path, file.path] + flags
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

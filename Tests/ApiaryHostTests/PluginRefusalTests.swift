@@ -57,6 +57,35 @@ import Testing
     }
   }
 
+  /// A refused contract library's own problems are printed with the plugin that needs it: no
+  /// manifest names the contract library, and the host printed only that the plugin needs a
+  /// refused library, which was not shown.
+  @Test func aRefusedContractLibrarySaysWhyWithThePluginThatNeedsIt() throws {
+    let directory = HostProcess.temporaryDirectory()
+    _ = try CPlugin.library(
+      "BrokenKit", lines: [], replacing: ["abi": String(repeating: "0", count: 64)],
+      in: directory)
+    let user = try CPlugin.library(
+      "KitUser", lines: ["module KitUser.UserModule"],
+      flags: ["-L\(directory.path)", "-Wl,--no-as-needed", "-lBrokenKit", "-Wl,-rpath,$ORIGIN"],
+      in: directory)
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Kit", "scheme": "kit"}"#,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "user", "type": "KitUser.UserModule", "library": "\(user.path)",
+         "version": "1.0.0"}]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let kit = try #require(lines.firstIndex { $0.contains("libBrokenKit.so' (named in DT_NEEDED") })
+    let needs = try #require(lines.firstIndex { $0.contains("needs contract library 'BrokenKit'") })
+    #expect(lines[kit].contains("field 'abi'"), "\(lines[kit])")
+    #expect(kit < needs, "the contract library's problem comes first ('see … above')")
+  }
+
   @Test func pluginWithItsOwnContractLibraryIsRefused() throws {
     try expectBothRefuse(
       "split", "SplitPlugin.SplitModule", Self.split,
