@@ -56,15 +56,16 @@ struct LoaderView {
     for index in 0..<headerCount {
       let (offset, address) = (field(index, 8), field(index, 16))
       let (fileSize, memorySize, align) = (field(index, 32), field(index, 40), field(index, 48))
-      let name = "program header \(index)"
+      // Made only for a problem: the first plugin of a process pays for every new code path.
+      func name() -> String { "program header \(index)" }
       guard offset <= UInt64(file.size), fileSize <= UInt64(file.size) - offset else {
         throw problem(
-          "\(name) p_offset, p_filesz", "a range inside the file (\(file.size) bytes)",
+          "\(name()) p_offset, p_filesz", "a range inside the file (\(file.size) bytes)",
           "\(fileSize) bytes at offset \(offset)")
       }
       guard fileSize <= memorySize, address <= 1 << 47, memorySize <= 1 << 47 - address else {
         throw problem(
-          "\(name) p_vaddr, p_filesz, p_memsz", "p_filesz ≤ p_memsz inside the address space",
+          "\(name()) p_vaddr, p_filesz, p_memsz", "p_filesz ≤ p_memsz inside the address space",
           "p_vaddr \(address), p_filesz \(fileSize), p_memsz \(memorySize)")
       }
       switch type(index) {
@@ -72,18 +73,18 @@ struct LoaderView {
         guard align <= 1 || (align & (align - 1) == 0 && (address &- offset) % align == 0)
         else {
           throw problem(
-            "\(name) p_align", "a power of two that p_vaddr - p_offset is a multiple of",
+            "\(name()) p_align", "a power of two that p_vaddr - p_offset is a multiple of",
             "\(align)")
         }
         guard address >= end else {
           throw problem(
-            "\(name) p_vaddr", "loadable segments in address order, apart",
+            "\(name()) p_vaddr", "loadable segments in address order, apart",
             "\(address), below the end of the one before (\(end))")
         }
         (loads, end) = (loads + 1, address + memorySize)
       case Self.dynamicSegment:
         guard dynamic < 0 else {
-          throw problem("\(name) p_type", "one PT_DYNAMIC", "a second at header \(index)")
+          throw problem("\(name()) p_type", "one PT_DYNAMIC", "a second at header \(index)")
         }
         dynamic = index
       case Self.tls: tls = index
@@ -154,7 +155,7 @@ struct LoaderView {
     }
     let entries = try file.read(
       offset: section.offset, count: Int(clamping: size), what: "PT_DYNAMIC")
-    var (tags, ended) = (DynamicTags(), false)
+    var (tags, ended) = (DynamicTags(entries), false)
     for base in stride(from: 0, to: entries.count - 15, by: 16) {
       let tag = entries.u64(base)
       if tag == 0 {
@@ -171,11 +172,11 @@ struct LoaderView {
   private func check(_ tags: DynamicTags, _ layout: ELFLayout) throws(PluginProblem) {
     // The loader reads a table's size from the entry that goes with it, without checking that
     // there is one.
-    for (tag, partner, name) in DynamicTags.pairs
-    where tags.has(tag) && !tags.has(partner) {
-      throw problem(name, "\(DynamicTags.name(partner)) with it", "none")
+    if let (present, missing) = tags.unpaired() {
+      throw problem(present, "\(missing) with it", "none")
     }
-    if let (tag, expected, found) = tags.entrySizes.first {
+    if !tags.wrongSize.isEmpty {
+      let (tag, expected, found) = (tags.wrongSize, tags.expectedSize, tags.foundSize)
       throw problem(
         tag, tag == "DT_REL" ? "no DT_REL (this machine's loader takes DT_RELA)" : "\(expected)",
         tag == "DT_REL" ? "DT_REL at \(found)" : "\(found)")
@@ -190,8 +191,10 @@ struct LoaderView {
         "DT_SYMTAB, DT_STRTAB", "the addresses of the .dynsym and .dynstr sections",
         "\(tags.symtab), \(tags.strtab)")
     }
-    for offset in tags.strings where offset >= UInt64(strings.count) {
-      throw problem("DT_NEEDED, DT_SONAME or DT_RUNPATH", "an offset below DT_STRSZ", "\(offset)")
+    try tags.forEachString { offset, _ throws(PluginProblem) in
+      guard offset < UInt64(strings.count) else {
+        throw problem("DT_NEEDED, DT_SONAME or DT_RUNPATH", "an offset below DT_STRSZ", "\(offset)")
+      }
     }
     let symbols = try bytes(tags.symtab, count: UInt64(symbolCount) * 24, "DT_SYMTAB")
     for base in stride(from: 0, to: symbols.count, by: 24) {
@@ -211,28 +214,26 @@ struct LoaderView {
     try checkGNUHash(tags.gnuHash)
     try checkHash(tags.hash)
     try checkVersions(tags, strings: strings)
-    // A slot of these arrays is a function the loader calls.
-    let arrays = [
-      (tags.initArray, tags.initArraySize), (tags.finiArray, tags.finiArraySize),
-      (tags.preinitArray, tags.preinitArraySize),
-    ]
-    let calls = { (slot: UInt64) in
-      arrays.contains { start, size in slot >= start && slot - start < size }
-    }
-    try checkRelocations(
-      tags.rela, size: tags.relasz, "DT_RELA", relative: tags.relacount, calls: calls)
-    try checkRelocations(tags.jmprel, size: tags.pltrelsz, "DT_JMPREL", relative: 0, calls: calls)
+    try checkRelocations(tags.rela, size: tags.relasz, "DT_RELA", relative: tags.relacount, tags)
+    try checkRelocations(tags.jmprel, size: tags.pltrelsz, "DT_JMPREL", relative: 0, tags)
     try checkRelative(tags.relr, size: tags.relrsz)
-    for (address, size, name) in [
-      (tags.initArray, tags.initArraySize, "DT_INIT_ARRAY"),
-      (tags.finiArray, tags.finiArraySize, "DT_FINI_ARRAY"),
-      (tags.preinitArray, tags.preinitArraySize, "DT_PREINIT_ARRAY"),
-    ] where size > 0 && (size % 8 != 0 || !maps(address, count: size)) {
+    try checkArray(tags.initArray, size: tags.initArraySize, "DT_INIT_ARRAY")
+    try checkArray(tags.finiArray, size: tags.finiArraySize, "DT_FINI_ARRAY")
+    try checkArray(tags.preinitArray, size: tags.preinitArraySize, "DT_PREINIT_ARRAY")
+    try checkFunction(tags.initFunction, "DT_INIT")
+    try checkFunction(tags.finiFunction, "DT_FINI")
+  }
+
+  private func checkArray(_ address: UInt64, size: UInt64, _ name: String) throws(PluginProblem) {
+    guard size > 0 else { return }
+    guard size % 8 == 0, maps(address, count: size) else {
       throw problem(
         name, "an array of pointers in a loadable segment", "\(size) bytes at \(address)")
     }
-    for (address, name) in [(tags.initFunction, "DT_INIT"), (tags.finiFunction, "DT_FINI")]
-    where address != 0 && !maps(address, count: 1, flags: Self.executable) {
+  }
+
+  private func checkFunction(_ address: UInt64, _ name: String) throws(PluginProblem) {
+    guard address == 0 || maps(address, count: 1, flags: Self.executable) else {
       throw problem(name, "an address in an executable segment", "\(address)")
     }
   }
@@ -288,8 +289,12 @@ struct LoaderView {
       need, at throws(PluginProblem) in
       try checkName(need.u32(4), tags, "vn_file")
       let file = strings.cStringBytes(at: Int(need.u32(4)))
-      guard tags.needed.contains(where: { strings.cStringBytes(at: Int($0)).elementsEqual(file) })
-      else {
+      var isNeeded = false
+      try tags.forEachString { offset, needed throws(PluginProblem) in
+        let name = strings.cStringBytes(at: Int(clamping: offset))
+        isNeeded = isNeeded || needed && name.elementsEqual(file)
+      }
+      guard isNeeded else {
         throw problem(
           "DT_VERNEED vn_file", "a library that DT_NEEDED names",
           "'\(String(decoding: file, as: UTF8.self))'")
@@ -354,7 +359,7 @@ struct LoaderView {
   /// takes as relative relocations without looking (`DT_RELACOUNT`).
   private func checkRelocations(
     _ address: UInt64, size: UInt64, _ what: String, relative relativeCount: UInt64,
-    calls: (UInt64) -> Bool
+    _ tags: DynamicTags
   ) throws(PluginProblem) {
     guard address != 0, size > 0 else { return }
     guard size % 24 == 0, relativeCount <= size / 24 else {
@@ -384,7 +389,7 @@ struct LoaderView {
           "\(what) entry \(base / 24) r_info", "a relative relocation (within DT_RELACOUNT)",
           "type \(kind)")
       }
-      let called = kind == indirect || kind == relative && calls(target)
+      let called = kind == indirect || kind == relative && tags.isCalled(target)
       if called, !maps(addend, count: 1, flags: Self.executable) {
         throw problem(
           "\(what) entry \(base / 24) r_addend", "an address in an executable segment",
@@ -444,43 +449,72 @@ private struct DynamicTags {
   var initFunction: UInt64 = 0, finiFunction: UInt64 = 0, relacount: UInt64 = 0
   /// Bit n set: tag n (below 64) is present.
   private var present: UInt64 = 0
-  /// Tags that need another: a table and its size, and the tables every library has.
-  static let pairs: [(tag: UInt64, partner: UInt64, name: String)] = [
-    (23, 2, "DT_JMPREL"), (23, 20, "DT_JMPREL"), (7, 8, "DT_RELA"), (7, 9, "DT_RELA"),
-    (25, 27, "DT_INIT_ARRAY"), (27, 25, "DT_INIT_ARRAYSZ"), (26, 28, "DT_FINI_ARRAY"),
-    (28, 26, "DT_FINI_ARRAYSZ"), (32, 33, "DT_PREINIT_ARRAY"), (33, 32, "DT_PREINIT_ARRAYSZ"),
-    (8, 7, "DT_RELASZ"), (2, 23, "DT_PLTRELSZ"), (36, 35, "DT_RELR"), (36, 37, "DT_RELR"),
-    (35, 36, "DT_RELRSZ"), (0, 5, "PT_DYNAMIC"), (0, 6, "PT_DYNAMIC"),
-    (0, 10, "PT_DYNAMIC"),
-  ]
+  /// The dynamic entries, up to DT_NULL.
+  let entries: ArraySlice<UInt8>
+  /// The first entry whose size the loader asserts (`DT_SYMENT`, `DT_RELAENT`, `DT_RELRENT`,
+  /// `DT_PLTREL`) found wrong, or `DT_REL`, which this machine's loader does not take; "" for
+  /// none. Three fields, not an array of tuples: a new generic type costs the first plugin of a
+  /// process a metadata instantiation (BENCHMARKS.md, "Plugins").
+  var wrongSize = ""
+  var expectedSize: UInt64 = 0, foundSize: UInt64 = 0
 
-  /// Whether tag `tag` (below 64; 0 stands for the segment, always there) is present.
-  func has(_ tag: UInt64) -> Bool { tag == 0 || present & (1 << tag) != 0 }
+  init(_ entries: ArraySlice<UInt8>) { self.entries = entries }
 
-  static func name(_ tag: UInt64) -> String {
-    let names: [UInt64: String] = [
-      2: "DT_PLTRELSZ", 5: "DT_STRTAB", 6: "DT_SYMTAB", 7: "DT_RELA", 8: "DT_RELASZ",
-      9: "DT_RELAENT", 23: "DT_JMPREL", 36: "DT_RELR",
-      10: "DT_STRSZ", 20: "DT_PLTREL", 25: "DT_INIT_ARRAY", 26: "DT_FINI_ARRAY",
-      27: "DT_INIT_ARRAYSZ", 28: "DT_FINI_ARRAYSZ", 32: "DT_PREINIT_ARRAY",
-      33: "DT_PREINIT_ARRAYSZ", 35: "DT_RELRSZ", 37: "DT_RELRENT",
-    ]
-    return names[tag] ?? "tag \(tag)"
+  /// Whether tag `tag` (below 64) is present.
+  func has(_ tag: UInt64) -> Bool { present & (1 << tag) != 0 }
+
+  /// The first entry present without the one the loader reads beside it (a table and its
+  /// size), or a table every library has that is missing: (entry, what is missing).
+  func unpaired() -> (present: String, missing: String)? {
+    if has(23) && !has(2) { return ("DT_JMPREL", "DT_PLTRELSZ") }
+    if has(23) && !has(20) { return ("DT_JMPREL", "DT_PLTREL") }
+    if has(2) && !has(23) { return ("DT_PLTRELSZ", "DT_JMPREL") }
+    if has(7) && !has(8) { return ("DT_RELA", "DT_RELASZ") }
+    if has(7) && !has(9) { return ("DT_RELA", "DT_RELAENT") }
+    if has(8) && !has(7) { return ("DT_RELASZ", "DT_RELA") }
+    if has(25) != has(27) {
+      return has(25) ? ("DT_INIT_ARRAY", "DT_INIT_ARRAYSZ") : ("DT_INIT_ARRAYSZ", "DT_INIT_ARRAY")
+    }
+    if has(26) != has(28) {
+      return has(26) ? ("DT_FINI_ARRAY", "DT_FINI_ARRAYSZ") : ("DT_FINI_ARRAYSZ", "DT_FINI_ARRAY")
+    }
+    if has(32) != has(33) {
+      return has(32)
+        ? ("DT_PREINIT_ARRAY", "DT_PREINIT_ARRAYSZ") : ("DT_PREINIT_ARRAYSZ", "DT_PREINIT_ARRAY")
+    }
+    if has(36) && !has(35) { return ("DT_RELR", "DT_RELRSZ") }
+    if has(36) && !has(37) { return ("DT_RELR", "DT_RELRENT") }
+    if has(35) && !has(36) { return ("DT_RELRSZ", "DT_RELR") }
+    if !has(5) { return ("PT_DYNAMIC", "DT_STRTAB") }
+    if !has(6) { return ("PT_DYNAMIC", "DT_SYMTAB") }
+    if !has(10) { return ("PT_DYNAMIC", "DT_STRSZ") }
+    return nil
   }
-  /// Entries whose sizes the loader asserts (`DT_SYMENT`, `DT_RELAENT`, `DT_RELRENT`,
-  /// `DT_PLTREL`) or that this machine's loader does not take (`DT_REL`), as found.
-  var entrySizes: [(tag: String, expected: UInt64, found: UInt64)] = []
-  var strings: [UInt64] = []
-  /// The `DT_NEEDED` entries among ``strings``.
-  var needed: [UInt64] = []
+
+  /// Whether `slot` is in an array of functions the loader calls (init, fini, preinit).
+  func isCalled(_ slot: UInt64) -> Bool {
+    func inside(_ start: UInt64, _ size: UInt64) -> Bool { slot >= start && slot - start < size }
+    return inside(initArray, initArraySize) || inside(finiArray, finiArraySize)
+      || inside(preinitArray, preinitArraySize)
+  }
+
+  /// Calls `body` with the string offset of each `DT_NEEDED` entry (`isNeeded`), `DT_SONAME`,
+  /// `DT_RPATH` and `DT_RUNPATH` entry, in order.
+  func forEachString(_ body: (UInt64, _ isNeeded: Bool) throws(PluginProblem) -> Void)
+    throws(PluginProblem)
+  {
+    for base in stride(from: 0, to: entries.count - 15, by: 16) {
+      let tag = entries.u64(base)
+      if tag == 0 { return }
+      if tag == 1 || tag == 14 || tag == 15 || tag == 29 {
+        try body(entries.u64(base + 8), tag == 1)
+      }
+    }
+  }
 
   mutating func set(_ tag: UInt64, _ value: UInt64) {
     if tag < 64 { present |= 1 << tag }
     switch tag {
-    case 1:
-      strings.append(value)
-      needed.append(value)
-    case 14, 15, 29: strings.append(value)  // SONAME, RPATH, RUNPATH
     case 2: pltrelsz = value
     case 4: hash = value
     case 5: strtab = value
@@ -514,6 +548,8 @@ private struct DynamicTags {
   }
 
   private mutating func expect(_ tag: String, _ expected: UInt64, _ found: UInt64) {
-    if found != expected || tag == "DT_REL" { entrySizes.append((tag, expected, found)) }
+    if wrongSize.isEmpty, found != expected || tag == "DT_REL" {
+      (wrongSize, expectedSize, foundSize) = (tag, expected, found)
+    }
   }
 }
