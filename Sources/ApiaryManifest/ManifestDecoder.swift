@@ -308,13 +308,20 @@ struct ManifestDecoder {
         ManifestProblem(
           .unknownKey,
           at: SourceLocation(
-            file: file, keyPath: fields.child(member.key),
+            file: file, keyPath: fields.child(Self.clipped(member.key)),
             line: member.line > 0 ? member.line : nil,
             column: member.column > 0 ? member.column : nil),
-          "unknown key '\(member.key)' (\(hint ?? "expected one of " + keys.joined(separator: ", ")))"
+          "unknown key '\(Self.clipped(member.key))' "
+            + "(\(hint ?? "expected one of " + keys.joined(separator: ", ")))"
         ))
     }
     return fields
+  }
+
+  /// `key` as a problem shows it: at most 64 characters, then "…" (a key is echoed, and a file
+  /// may hold a key of a megabyte).
+  static func clipped(_ key: String) -> String {
+    key.count <= 64 ? key : key.prefix(64) + "…"
   }
 
   /// The value at `key`, reporting a missing required key at the object.

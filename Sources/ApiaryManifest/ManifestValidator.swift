@@ -95,6 +95,12 @@ package struct ManifestValidator {
           problems.append(
             ManifestProblem(
               .selfDependency, at: location(), "module '\(name)' depends on itself"))
+        } else if let first = module.dependencies[..<position].firstIndex(of: dependency) {
+          problems.append(
+            ManifestProblem(
+              .duplicateName, at: location(),
+              "module '\(name)' lists dependency '\(dependency)' again; first at "
+                + "dependencies[\(Self.index(first, module.dependencyIndices))]"))
         } else if let index = firstByName[dependency] {
           if isEnabled[index] {
             if isFirst[moduleIndex] { edges.append((moduleIndex, index)) }

@@ -227,6 +227,35 @@ struct HostileManifestTests {
       ], "\(problems)")
   }
 
+  /// What a manifest may get wrong without harm still gets said, briefly: a dependency listed
+  /// twice, and an unknown key of a megabyte (echoed whole before: four megabytes of output),
+  /// clipped.
+  @Test func harmlessMistakesAreReportedBriefly() {
+    let key = String(repeating: "k", count: 1 << 20)
+    let set = decodeModules(
+      """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "T.M", "dependencies": ["b", "b"]},
+        {"name": "b", "type": "T.M", "\(key)": 1}
+      ]}
+      """, file: "m.json")
+    let problems =
+      set.problems
+      + ManifestLoader.validate(application: nil, modules: set.modules, catalog: TypeCatalog())
+      .filter { $0.kind != .typeNotFound }
+    let text = problems.map(\.description)
+    #expect(
+      text.contains {
+        $0.hasSuffix(
+          "modules[0].dependencies[1]: module 'a' lists dependency 'b' again; first at "
+            + "dependencies[0]")
+      }, "\(text)")
+    let unknown = text.first { $0.contains("unknown key") } ?? ""
+    #expect(
+      unknown.contains("'" + String(repeating: "k", count: 64) + "…'"), "\(unknown.prefix(300))")
+    #expect(unknown.count < 1_000)
+  }
+
   /// The C library reads a path only up to a NUL, so a path holding one would name another
   /// file: it is a problem where it is written, in the fast decoder's path as in the tree's.
   @Test func aPathWithANULCharacterIsAProblem() {
