@@ -158,6 +158,16 @@ struct GateRun {
       plugins.append(
         GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
     }
+    // A contract library's problems name the candidates that need it.
+    for index in problems.indices {
+      guard let library = libraries.firstIndex(where: { $0.path == problems[index].file }),
+        !libraries[library].isCandidate
+      else { continue }
+      problems[index].neededBy = libraries.filter {
+        $0.contracts.contains(library) && $0.isCandidate
+      }
+      .map(\.path)
+    }
     // The images read slices of the small files' buffers: with them gone, one buffer is kept.
     libraries = []
     while let buffer = fileBuffers.popLast() { ByteFile.keepSpare(buffer) }

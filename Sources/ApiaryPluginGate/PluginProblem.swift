@@ -63,6 +63,9 @@ public struct PluginProblem: Error, Sendable, Hashable, CustomStringConvertible 
   public var found: String?
   /// Why it matters or how to fix it.
   public var hint: String?
+  /// For a contract library's problem: the candidates' libraries that need it, directly or
+  /// not (no manifest names a contract library, so its problems are shown with theirs).
+  public var neededBy: [String] = []
 
   /// Makes a problem; the gate fills `subject` and `origin` when it knows them.
   ///

@@ -147,17 +147,11 @@ enum PluginGate {
         ?? requests.last { $0.origin == problem.origin })?.path ?? problem.file
       verdict.problems.append((library, problem.description))
     }
-    // A contract library's own problems go with each plugin refused for needing it (its
-    // problem names the library), first, since no manifest names the contract library itself.
-    var needed: [(library: String, text: String)] = []
-    for (library, text) in verdict.problems where !requests.contains(where: { $0.path == library })
-    {
-      for request in requests
-      where verdict.problems.contains(where: {
-        $0.library == request.path && $0.text.contains("'\(library)'")
-      }) {
-        needed.append((request.path, text))
-      }
+    // A contract library's own problems go first with each plugin that needs it, since no
+    // manifest names the contract library itself.
+    let needed = problems.flatMap { problem in
+      problem.neededBy.filter { path in requests.contains { $0.path == path } }
+        .map { (library: $0, text: problem.description) }
     }
     verdict.problems = needed + verdict.problems
     return verdict
