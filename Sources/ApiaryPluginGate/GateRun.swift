@@ -14,6 +14,8 @@ struct GateRun {
     lazy var origin: String = describeOrigin()
     private let describeOrigin: () -> String
     let image: ELFImage?
+    /// The file read: the image's, or a known library's (``init(known:contract:)``).
+    let identity: FileIdentity?
     let descriptor: PluginDescriptor?
     var problems: [PluginProblem]
     /// Contract libraries it needs, directly or not, in the order the loader opens them.
@@ -31,6 +33,7 @@ struct GateRun {
       problems: [PluginProblem], isCandidate: Bool
     ) {
       self.image = image
+      self.identity = image?.identity
       let found: [PluginProblem]
       if let section = image?.descriptorBytes {
         (self.descriptor, found) = PluginDescriptor.parse(section, file: path)
@@ -43,6 +46,21 @@ struct GateRun {
       self.problems = problems
       self.isCandidate = isCandidate
       self.problems += found.map(annotate)
+    }
+
+    /// A library the process opened after an earlier run accepted it: its facts as that run
+    /// found them, without its image, so it is not read or checked again.
+    init(
+      known path: String, descriptor: PluginDescriptor, identity: FileIdentity, isCandidate: Bool
+    ) {
+      self.path = path
+      self.subject = descriptor.plugin
+      self.describeOrigin = { "opened before, from '" + path + "'" }
+      self.image = nil
+      self.identity = identity
+      self.descriptor = descriptor
+      self.problems = []
+      self.isCandidate = isCandidate
     }
 
     var isContract: Bool { !isCandidate || (descriptor?.isContractLibrary ?? false) }
@@ -59,8 +77,8 @@ struct GateRun {
   let host: HostFacts
   var libraries: [Library] = []
   /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and at the same
-  /// position the contract library each stands for (``noContract`` for a library without a
-  /// descriptor), besides the host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). Two
+  /// position the library each stands for (``noContract`` for a library without a descriptor,
+  /// which the run does not hold), besides the host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). Two
   /// arrays searched, not a dictionary: a run knows a handful of names, and a dictionary type
   /// new to the process costs a metadata instantiation on the first load (BENCHMARKS.md).
   var loadedNames: [String] = []
@@ -70,8 +88,40 @@ struct GateRun {
   /// The buffers small files were read into, kept for the next run once no image reads them.
   var fileBuffers: [[UInt8]] = []
 
-  init(host: HostFacts) {
+  /// A run for `host`, in a process that has opened the `known` plugins (in load order) and
+  /// their contract libraries: new libraries are checked against them, and bind to them as the
+  /// loader binds.
+  init(host: HostFacts, known: [GatedPlugin] = []) {
     self.host = host
+    for plugin in known {
+      let contracts = plugin.contracts.map { contract in
+        know(
+          contract.path, contract.descriptor, contract.identity, contract.names, isCandidate: false)
+      }
+      let index = know(
+        plugin.candidate.library, plugin.descriptor, plugin.identity, plugin.names,
+        isCandidate: true)
+      libraries[index].contracts = contracts
+    }
+  }
+
+  /// Adds a library opened before, once per file, and the names the loader knows it by.
+  private mutating func know(
+    _ path: String, _ descriptor: PluginDescriptor, _ identity: FileIdentity, _ names: [String],
+    isCandidate: Bool
+  ) -> Int {
+    let index =
+      library(identity)
+      ?? add(
+        Library(
+          known: path, descriptor: descriptor, identity: identity, isCandidate: isCandidate))
+    for name in names { record(name, as: index) }
+    return index
+  }
+
+  /// The names recorded as library `index`'s (see ``loadedNames``).
+  private func names(of index: Int) -> [String] {
+    loadedNames.indices.filter { loadedAs[$0] == index }.map { loadedNames[$0] }
   }
 
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
@@ -90,12 +140,14 @@ struct GateRun {
       } ?? known.utf8.elementsEqual(name)
     }
     if let position = loadedNames.firstIndex(where: isName) {
-      return loadedAs[position] == Self.noContract ? .some(nil) : loadedAs[position]
+      let index = loadedAs[position]
+      return index == Self.noContract || !libraries[index].isContract ? .some(nil) : index
     }
     return host.hasLoaded(name) ? .some(nil) : nil
   }
 
-  /// Records that the loader knows `name` as library `index` (or ``noContract``).
+  /// Records that the loader knows `name` as library `index` (or ``noContract``: a library
+  /// without a descriptor).
   private mutating func record(_ name: String, as index: Int) {
     if let position = loadedNames.firstIndex(of: name) {
       loadedAs[position] = index
@@ -112,7 +164,7 @@ struct GateRun {
     let candidateLibrary = candidates.map { candidate in
       let index = open(candidate)
       if let soname = libraries[index].image?.soname, loaded(soname) == nil {
-        record(soname, as: libraries[index].isContract ? index : Self.noContract)
+        record(soname, as: index)
       }
       if libraries[index].image != nil, libraries[index].contracts.isEmpty {
         libraries[index].contracts = resolveContracts(of: index)
@@ -152,11 +204,17 @@ struct GateRun {
         let descriptor = library.descriptor
       else { continue }
       let contracts = library.contracts.compactMap { index -> GatedPlugin.Contract? in
-        guard let descriptor = libraries[index].descriptor else { return nil }
-        return .init(name: descriptor.plugin, path: libraries[index].path, descriptor: descriptor)
+        guard let descriptor = libraries[index].descriptor, let identity = libraries[index].identity
+        else { return nil }
+        return .init(
+          name: descriptor.plugin, path: libraries[index].path, descriptor: descriptor,
+          identity: identity, names: names(of: index))
       }
+      guard let identity = library.identity else { continue }
       plugins.append(
-        GatedPlugin(candidate: candidate, descriptor: descriptor, contracts: contracts))
+        GatedPlugin(
+          candidate: candidate, descriptor: descriptor, contracts: contracts, identity: identity,
+          names: names(of: candidateLibrary[position])))
     }
     // A contract library's problems name the candidates that need it.
     for index in problems.indices {
@@ -205,7 +263,7 @@ struct GateRun {
   /// a handful of files, and the first hash of a new key type costs a scan of every protocol
   /// conformance in the process (BENCHMARKS.md, "Plugins").
   private func library(_ identity: FileIdentity) -> Int? {
-    libraries.firstIndex { $0.image?.identity == identity }
+    libraries.firstIndex { $0.identity == identity }
   }
 
   private mutating func keepBuffer(of file: ByteFile) {
@@ -261,7 +319,7 @@ struct GateRun {
       keepBuffer(of: file)
       guard let layout = try? ELFLayout(file), layout.machine == host.machine else { continue }
       if let known = library(file.identity) {
-        record(name, as: libraries[known].isContract ? known : Self.noContract)
+        record(name, as: known)
         return libraries[known].isContract ? known : nil
       }
       guard layout.descriptor >= 0 else {

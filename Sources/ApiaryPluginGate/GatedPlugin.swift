@@ -1,5 +1,6 @@
 /// A candidate that passed the gate, with its descriptor and the contract libraries the loader
-/// will open with it.
+/// will open with it. Once the host has opened it, a later check takes it as known
+/// (``LoadGate/check(_:host:opened:)``) instead of reading its files again.
 ///
 /// ```swift
 /// let (plugins, problems) = LoadGate.check(candidates, host: host)
@@ -16,6 +17,10 @@ public struct GatedPlugin: Sendable, Hashable {
     public let path: String
     /// Its descriptor.
     public let descriptor: PluginDescriptor
+    /// The file the gate read.
+    let identity: FileIdentity
+    /// The names the loader knows it by (`DT_NEEDED` names, its soname).
+    let names: [String]
   }
 
   /// The candidate as the manifest named it.
@@ -24,4 +29,8 @@ public struct GatedPlugin: Sendable, Hashable {
   public let descriptor: PluginDescriptor
   /// The contract libraries it needs, in the order the loader opens them.
   public let contracts: [Contract]
+  /// The file the gate read.
+  let identity: FileIdentity
+  /// The names the loader knows it by (its soname).
+  let names: [String]
 }

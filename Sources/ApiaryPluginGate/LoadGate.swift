@@ -30,12 +30,13 @@ public enum LoadGate {
   /// The symbol a plugin with modules or targets must export.
   public static let entrySymbol = "apiary_plugin_entry"
 
-  /// Checks `candidates` (in load order) against `host`. Returns the candidates that passed,
-  /// in order, and every problem found.
-  public static func check(_ candidates: [PluginCandidate], host: HostFacts) -> (
-    plugins: [GatedPlugin], problems: [PluginProblem]
-  ) {
-    var run = GateRun(host: host)
+  /// Checks `candidates` (in load order) against `host`, in a process that has opened the
+  /// `opened` plugins (accepted by an earlier check; their files are not read again). Returns the
+  /// candidates that passed, in order, and every problem found.
+  public static func check(
+    _ candidates: [PluginCandidate], host: HostFacts, opened: [GatedPlugin] = []
+  ) -> (plugins: [GatedPlugin], problems: [PluginProblem]) {
+    var run = GateRun(host: host, known: opened)
     return run.check(candidates)
   }
 }

@@ -254,6 +254,43 @@ import Testing
     #expect(lines[5] == "loaded 'x'", "the first copy loads again: \(lines)")
   }
 
+  /// The gate checks a new library against what it accepted of the libraries opened before,
+  /// not against their files: with the first copy's file deleted after it loaded, a second copy
+  /// is still refused. It loaded, the first copy no longer read.
+  @Test func aSecondCopyIsRefusedAfterTheFirstCopysFileIsDeleted() throws {
+    let (first, second) = (try Self.faultPluginCopy(), try Self.faultPluginCopy())
+    let app = try HostProcess.manifests([
+      "app.json": Self.emptyApplication,
+      "first.json": Self.faultModule("x", first.path),
+      "second.json": Self.faultModule("y", second.path),
+    ])
+    let running = try HostProcess.Running(["run", "--quiet", app.path])
+    var output = ""
+    func send(_ line: String, until count: Int) {
+      running.input.fileHandleForWriting.write(Data((line + "\n").utf8))
+      while output.split(separator: "\n").count < count {
+        let chunk = running.output.fileHandleForReading.availableData
+        if chunk.isEmpty { return }
+        output += String(decoding: chunk, as: UTF8.self)
+      }
+    }
+    send(":load \(app.path)/first.json", until: 1)
+    try FileManager.default.removeItem(at: first)
+    send(":load \(app.path)/second.json", until: 2)
+    let result = try running.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = output.split(separator: "\n").map(String.init)
+    try #require(lines.count >= 2, "\(lines)")
+    #expect(lines[0] == "loaded 'x'", "\(lines)")
+    #expect(
+      lines[1].hasPrefix("error: plugin refused: FaultPlugin: library '\(second.path)'"),
+      "\(lines)")
+    #expect(
+      lines[1].contains(
+        "plugin name 'FaultPlugin' is also used by 'FaultPlugin' (library '\(first.path)'"),
+      "\(lines)")
+  }
+
   /// A library replaced on disk after it was loaded and removed is refused: `dlopen` of its
   /// path returns the old image, so the host would run code the gate did not check. It printed
   /// "loaded".

@@ -142,14 +142,16 @@ struct ApplicationLoader {
       switch opens && inHost.contains(request.path) {
       case true:
         do {
-          try PluginLibrary.open(request, declared: accepted, into: catalog)
+          try PluginLibrary.open(request, accepted: accepted, into: catalog)
         } catch {
           verdict.accepted.remove(request.path)
           verdict.problems.append((request.path, error.description))
         }
       case false:
-        for name in accepted.modules { catalog.register(RefusedPluginModule.self, as: name) }
-        for name in accepted.targets { catalog.register(DeclaredType.self, as: name) }
+        for name in accepted.descriptor.modules {
+          catalog.register(RefusedPluginModule.self, as: name)
+        }
+        for name in accepted.descriptor.targets { catalog.register(DeclaredType.self, as: name) }
       }
     }
     var result: [ModuleManifest] = []
@@ -174,7 +176,7 @@ struct ApplicationLoader {
         }
         continue
       }
-      failure.manifestProblems += Self.undeclaredTypes(module, accepted)
+      failure.manifestProblems += Self.undeclaredTypes(module, accepted.descriptor)
       // Service types live in the library (or its contracts), which is not opened here.
       if !opens, module.placement == .host { standIn(for: module) }
       result.append(placed(module))

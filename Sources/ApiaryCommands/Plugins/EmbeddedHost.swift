@@ -45,11 +45,11 @@ public enum EmbeddedHost {
       throw Refusal(description: verdict.reasons(for: library).joined(separator: "\n"))
     }
     do {
-      try PluginLibrary.open(request, declared: accepted, into: catalog)
+      try PluginLibrary.open(request, accepted: accepted, into: catalog)
     } catch {
       throw Refusal(description: error.description)
     }
-    return accepted.modules + accepted.targets
+    return accepted.descriptor.modules + accepted.descriptor.targets
   }
 
   /// The application in `directory`, planned, with every plugin library its manifests name

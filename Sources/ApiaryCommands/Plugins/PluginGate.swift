@@ -92,20 +92,22 @@ enum PluginGate {
   /// names it.
   ///
   /// The libraries this process opened before (``PluginLibrary/opened``; none at boot) stay
-  /// loaded, so they are checked first, in load order, with the requests: a new library is
-  /// refused for embedding a contract library they load, or for reusing their plugin name or
-  /// types. Only the requests' paths are in the verdict; one opened before whose file changed
-  /// on disk since is refused (``PluginLibrary/changes(_:opened:)``).
+  /// loaded, so the gate checks the requests against them, from what it accepted of them then
+  /// (their files are not read again): a new library is refused for embedding a contract library
+  /// they load, or for reusing their plugin name or types. A request whose path was opened
+  /// before and whose file changed on disk since is refused (``PluginLibrary/changes(_:opened:)``).
   static func check(_ requests: [PluginRequest]) -> PluginVerdict {
     let opened = PluginLibrary.opened
-    guard !opened.isEmpty else { return check(requests, reporting: requests) }
-    let changes = PluginLibrary.changes(requests, opened: opened)
-    // An opened path requested again takes the request's claims, in its first place.
-    var all = opened.map { library in
-      requests.first { $0.path == library.request.path } ?? library.request
+    let candidates = requests.map { request in
+      PluginCandidate(
+        name: nil, version: request.version, library: request.path, sha256: request.sha256,
+        origin: request.origin)
     }
-    all += requests.filter { request in !opened.contains { $0.request.path == request.path } }
-    var verdict = check(all, reporting: requests)
+    let (plugins, problems) = LoadGate.check(
+      candidates, host: host, opened: opened.map { $0.plugin })
+    var verdict = verdict(requests, plugins, problems)
+    guard !opened.isEmpty else { return verdict }
+    let changes = PluginLibrary.changes(requests, opened: opened)
     for (path, _) in changes { verdict.accepted.remove(path) }
     verdict.problems =
       changes.map { (library: $0.0, text: $0.1) }
@@ -116,20 +118,10 @@ enum PluginGate {
     return verdict
   }
 
-  /// Checks `requests` in one pass; the verdict accepts and notes only the `reporting` ones.
-  private static func check(_ requests: [PluginRequest], reporting: [PluginRequest])
-    -> PluginVerdict
-  {
-    let candidates = requests.map { request in
-      PluginCandidate(
-        name: nil, version: request.version, library: request.path, sha256: request.sha256,
-        origin: request.origin)
-    }
-    let (gated, problems) = LoadGate.check(candidates, host: host)
-    let plugins =
-      requests.count == reporting.count
-      ? gated
-      : gated.filter { plugin in reporting.contains { $0.path == plugin.candidate.library } }
+  /// The verdict on `requests` from the gate's answer.
+  private static func verdict(
+    _ requests: [PluginRequest], _ plugins: [GatedPlugin], _ problems: [PluginProblem]
+  ) -> PluginVerdict {
     var verdict = PluginVerdict(accepted: AcceptedPlugins(plugins))
     for plugin in plugins {
       if let built = plugin.descriptor.configuration, built != configuration {

@@ -25,11 +25,12 @@ enum PluginLibrary {
     let description: String
   }
 
-  /// A library this process opened: the request it was opened for (without its `sha256`,
-  /// checked then) and its file's identity at the time.
+  /// A library this process opened: what the gate accepted of it, and its file's identity at
+  /// the time.
   struct Opened: Sendable {
-    var request: PluginRequest
+    var plugin: GatedPlugin
     var identity: FileIdentity
+    var path: String { plugin.candidate.library }
   }
 
   /// A file's device, inode, size and modification time: a rebuilt library differs in one.
@@ -70,7 +71,7 @@ enum PluginLibrary {
   static func changes(_ requests: [PluginRequest], opened: [Opened]) -> [(String, String)] {
     var problems: [(String, String)] = []
     let replaced = opened.compactMap { library -> (Opened, FileIdentity)? in
-      guard let now = FileIdentity(of: library.request.path), now != library.identity else {
+      guard let now = FileIdentity(of: library.path), now != library.identity else {
         return nil
       }
       return (library, now)
@@ -79,8 +80,8 @@ enum PluginLibrary {
     for request in requests {
       let now = FileIdentity(of: request.path)
       for (library, current) in replaced
-      where library.request.path == request.path || current == now {
-        let path = library.request.path
+      where library.path == request.path || current == now {
+        let path = library.path
         let what =
           path == request.path
           ? "\(path): the file changed on disk since it was loaded into this process"
@@ -98,11 +99,10 @@ enum PluginLibrary {
     return problems
   }
 
-  static func open(
-    _ request: PluginRequest, declared plugin: PluginDescriptor, into catalog: TypeCatalog
-  )
+  static func open(_ request: PluginRequest, accepted: GatedPlugin, into catalog: TypeCatalog)
     throws(LoadError)
   {
+    let plugin = accepted.descriptor
     let path = request.path
     // A name without a slash would send `dlopen` searching the library path, and open a file
     // other than the one the gate read.
@@ -113,11 +113,9 @@ enum PluginLibrary {
     }
     // Mapped for good, whatever follows: later gate runs must see it.
     if let identity {
-      var request = request
-      request.sha256 = nil
       record.withLock { opened in
-        if !opened.contains(where: { $0.request.path == path }) {
-          opened.append(Opened(request: request, identity: identity))
+        if !opened.contains(where: { $0.path == path }) {
+          opened.append(Opened(plugin: accepted, identity: identity))
         }
       }
     }

@@ -25,7 +25,7 @@ struct PluginVerdict: Sendable {
   }
 }
 
-/// The descriptors of accepted plugins by library path: `accepted[path]`,
+/// The accepted plugins by library path: `accepted[path]`,
 /// `accepted.remove(path)`. The gate's own array, searched: a verdict holds a few plugins, and a
 /// dictionary, or an array of another element type, is a type new to the process, which costs a
 /// metadata instantiation on the first load (BENCHMARKS.md, "Plugins").
@@ -34,9 +34,8 @@ struct AcceptedPlugins: Sendable {
 
   init(_ plugins: [GatedPlugin] = []) { self.plugins = plugins }
 
-  subscript(path: String) -> PluginDescriptor? {
-    for plugin in plugins where plugin.candidate.library == path { return plugin.descriptor }
-    return nil
+  subscript(path: String) -> GatedPlugin? {
+    plugins.first { $0.candidate.library == path }
   }
 
   /// No longer accepts the library at `path`.
