@@ -16,8 +16,54 @@ struct RequirementGraph {
   /// Libraries that got a problem here (searched, not a `Set`: see `GateRun.loadedNames`).
   private(set) var faulted: [Int] = []
 
+  /// The plugin names and the exported types the libraries claim, for ``provider(of:)`` and
+  /// ``exporter(of:)``.
+  private let pluginNames: Claims
+  private let typeNames: Claims
+
   init(_ libraries: [Library]) {
     self.libraries = libraries
+    var plugins = Claims()
+    var types = Claims()
+    for (index, library) in libraries.enumerated() {
+      guard let descriptor = library.descriptor else { continue }
+      plugins.add(descriptor.plugin, by: index)
+      for type in descriptor.modules { types.add(type, by: index) }
+      for type in descriptor.targets { types.add(type, by: index) }
+    }
+    plugins.sort()
+    types.sort()
+    (pluginNames, typeNames) = (plugins, types)
+  }
+
+  /// Names and the libraries claiming them, sorted by name, then load order, and searched by
+  /// halving: a boot of hundreds of plugins looks up each plugin's names, which a search of
+  /// every library made quadratic. Two arrays, not a dictionary: see `GateRun.loadedNames`.
+  private struct Claims {
+    private var names: [String] = []
+    private var owners: [Int] = []
+
+    mutating func add(_ name: String, by owner: Int) {
+      names.append(name)
+      owners.append(owner)
+    }
+
+    mutating func sort() {
+      let order = names.indices.sorted { a, b in
+        names[a] == names[b] ? owners[a] < owners[b] : names[a] < names[b]
+      }
+      (names, owners) = (order.map { names[$0] }, order.map { owners[$0] })
+    }
+
+    /// The first library in load order that claims `name`.
+    func first(_ name: String) -> Int? {
+      var (low, high) = (0, names.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if names[middle] < name { low = middle + 1 } else { high = middle }
+      }
+      return low < names.count && names[low] == name ? owners[low] : nil
+    }
   }
 
   /// Plugin names used by two libraries, and types exported by two libraries.
@@ -195,18 +241,14 @@ struct RequirementGraph {
     return "'\(name)' (library '\(library.path)', named in \(library.origin))"
   }
 
-  /// The library that provides plugin name `name`: the first one in load order. A search, not
-  /// a dictionary: see `GateRun.loadedNames`.
+  /// The library that provides plugin name `name`: the first one in load order.
   private func provider(of name: String) -> Int? {
-    libraries.firstIndex { $0.descriptor?.plugin == name }
+    pluginNames.first(name)
   }
 
   /// The first library in load order that exports module or target type `type`.
   private func exporter(of type: String) -> Int? {
-    libraries.firstIndex { library in
-      guard let descriptor = library.descriptor else { return false }
-      return descriptor.modules.contains(type) || descriptor.targets.contains(type)
-    }
+    typeNames.first(type)
   }
 
   private mutating func refuse(_ index: Int, _ problem: PluginProblem) -> PluginProblem {
