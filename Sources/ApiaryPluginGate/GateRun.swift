@@ -51,11 +51,12 @@ struct GateRun {
     /// A library the process opened after an earlier run accepted it: its facts as that run
     /// found them, without its image, so it is not read or checked again.
     init(
-      known path: String, descriptor: PluginDescriptor, identity: FileIdentity, isCandidate: Bool
+      known path: String, origin: @escaping () -> String, descriptor: PluginDescriptor,
+      identity: FileIdentity, isCandidate: Bool
     ) {
       self.path = path
       self.subject = descriptor.plugin
-      self.describeOrigin = { "opened before, from '" + path + "'" }
+      self.describeOrigin = origin
       self.image = nil
       self.identity = identity
       self.descriptor = descriptor
@@ -94,12 +95,14 @@ struct GateRun {
   init(host: HostFacts, known: [GatedPlugin] = []) {
     self.host = host
     for plugin in known {
+      let library = plugin.candidate.library
       let contracts = plugin.contracts.map { contract in
         know(
-          contract.path, contract.descriptor, contract.identity, contract.names, isCandidate: false)
+          contract.path, { "DT_NEEDED of '" + library + "'" }, contract.descriptor,
+          contract.identity, contract.names, isCandidate: false)
       }
       let index = know(
-        plugin.candidate.library, plugin.descriptor, plugin.identity, plugin.names,
+        library, { plugin.candidate.origin }, plugin.descriptor, plugin.identity, plugin.names,
         isCandidate: true)
       libraries[index].contracts = contracts
     }
@@ -107,14 +110,15 @@ struct GateRun {
 
   /// Adds a library opened before, once per file, and the names the loader knows it by.
   private mutating func know(
-    _ path: String, _ descriptor: PluginDescriptor, _ identity: FileIdentity, _ names: [String],
-    isCandidate: Bool
+    _ path: String, _ origin: @escaping () -> String, _ descriptor: PluginDescriptor,
+    _ identity: FileIdentity, _ names: [String], isCandidate: Bool
   ) -> Int {
     let index =
       library(identity)
       ?? add(
         Library(
-          known: path, descriptor: descriptor, identity: identity, isCandidate: isCandidate))
+          known: path, origin: origin, descriptor: descriptor, identity: identity,
+          isCandidate: isCandidate))
     for name in names { record(name, as: index) }
     return index
   }

@@ -287,7 +287,8 @@ import Testing
       "\(lines)")
     #expect(
       lines[1].contains(
-        "plugin name 'FaultPlugin' is also used by 'FaultPlugin' (library '\(first.path)'"),
+        "plugin name 'FaultPlugin' is also used by 'FaultPlugin' (library '\(first.path)', "
+          + "named in \(app.path)/first.json:1:"),
       "\(lines)")
   }
 
