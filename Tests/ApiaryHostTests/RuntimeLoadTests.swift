@@ -202,6 +202,19 @@ import Testing
     return copy
   }
 
+  /// Sends `line` to `running`, then reads its standard output into `output` until that has
+  /// `count` lines (or the output ends).
+  static func send(
+    _ line: String, to running: HostProcess.Running, until count: Int, into output: inout String
+  ) {
+    running.input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    while output.split(separator: "\n").count < count {
+      let chunk = running.output.fileHandleForReading.availableData
+      if chunk.isEmpty { return }
+      output += String(decoding: chunk, as: UTF8.self)
+    }
+  }
+
   /// The sample's plugins load the contract library `NotebookKit` at boot: a plugin with its
   /// own copy of it is refused, as `validate` refuses it. It loaded, gated alone.
   @Test func aPluginEmbeddingALoadedContractLibraryIsRefused() throws {
@@ -267,12 +280,7 @@ import Testing
     let running = try HostProcess.Running(["run", "--quiet", app.path])
     var output = ""
     func send(_ line: String, until count: Int) {
-      running.input.fileHandleForWriting.write(Data((line + "\n").utf8))
-      while output.split(separator: "\n").count < count {
-        let chunk = running.output.fileHandleForReading.availableData
-        if chunk.isEmpty { return }
-        output += String(decoding: chunk, as: UTF8.self)
-      }
+      Self.send(line, to: running, until: count, into: &output)
     }
     send(":load \(app.path)/first.json", until: 1)
     try FileManager.default.removeItem(at: first)
@@ -302,14 +310,8 @@ import Testing
     ])
     let running = try HostProcess.Running(["run", "--quiet", app.path])
     var output = ""
-    /// Sends `line`, then reads standard output until it has `count` lines.
     func send(_ line: String, until count: Int) {
-      running.input.fileHandleForWriting.write(Data((line + "\n").utf8))
-      while output.split(separator: "\n").count < count {
-        let chunk = running.output.fileHandleForReading.availableData
-        if chunk.isEmpty { return }
-        output += String(decoding: chunk, as: UTF8.self)
-      }
+      Self.send(line, to: running, until: count, into: &output)
     }
     send(":load \(app.path)/x.json", until: 1)
     send(":remove x", until: 2)
