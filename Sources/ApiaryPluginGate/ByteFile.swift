@@ -83,7 +83,7 @@ final class ByteFile {
         found: Self.describe(kind: status.st_mode & S_IFMT))
     }
     size = Int(status.st_size)
-    identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    identity = FileIdentity(status)
     let first = headSize > 0 && size <= Self.wholeFileSize ? size : min(size, headSize)
     try checkRange(offset: 0, count: first, what: "data")
     if first == size && headSize > 0 {
@@ -224,12 +224,6 @@ final class ByteFile {
     default: "not a regular file"
     }
   }
-}
-
-/// A file's device and inode numbers.
-struct FileIdentity: Hashable, Sendable {
-  let device: UInt64
-  let inode: UInt64
 }
 
 /// One reusable buffer behind a lock: gate runs may run on several threads at once.

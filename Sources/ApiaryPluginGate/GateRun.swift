@@ -267,7 +267,7 @@ struct GateRun {
   /// a handful of files, and the first hash of a new key type costs a scan of every protocol
   /// conformance in the process (BENCHMARKS.md, "Plugins").
   private func library(_ identity: FileIdentity) -> Int? {
-    libraries.firstIndex { $0.identity == identity }
+    libraries.firstIndex { $0.identity?.isSameFile(as: identity) ?? false }
   }
 
   private mutating func keepBuffer(of file: ByteFile) {

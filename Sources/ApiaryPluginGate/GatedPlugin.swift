@@ -29,8 +29,8 @@ public struct GatedPlugin: Sendable, Hashable {
   public let descriptor: PluginDescriptor
   /// The contract libraries it needs, in the order the loader opens them.
   public let contracts: [Contract]
-  /// The file the gate read.
-  let identity: FileIdentity
+  /// The library file as the gate read it.
+  public let identity: FileIdentity
   /// The names the loader knows it by (its soname).
   let names: [String]
 }

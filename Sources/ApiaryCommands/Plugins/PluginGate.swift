@@ -104,7 +104,7 @@ enum PluginGate {
         origin: request.origin)
     }
     let (plugins, problems) = LoadGate.check(
-      candidates, host: host, opened: opened.map { $0.plugin })
+      candidates, host: host, opened: opened)
     var verdict = verdict(requests, plugins, problems)
     guard !opened.isEmpty else { return verdict }
     let changes = PluginLibrary.changes(requests, opened: opened)

@@ -25,53 +25,19 @@ enum PluginLibrary {
     let description: String
   }
 
-  /// A library this process opened: what the gate accepted of it, and its file's identity at
-  /// the time.
-  struct Opened: Sendable {
-    var plugin: GatedPlugin
-    var identity: FileIdentity
-    var path: String { plugin.candidate.library }
-  }
-
-  /// A file's device, inode, size and modification time: a rebuilt library differs in one.
-  struct FileIdentity: Equatable, Sendable, CustomStringConvertible {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var seconds: Int
-    var nanoseconds: Int
-
-    /// The identity of the file at `path`, nil when it cannot be read.
-    init?(of path: String) {
-      var status = stat()
-      guard stat(path, &status) == 0 else { return nil }
-      device = UInt64(status.st_dev)
-      inode = UInt64(status.st_ino)
-      size = Int64(status.st_size)
-      #if canImport(Darwin)
-        (seconds, nanoseconds) = (status.st_mtimespec.tv_sec, status.st_mtimespec.tv_nsec)
-      #else
-        (seconds, nanoseconds) = (status.st_mtim.tv_sec, status.st_mtim.tv_nsec)
-      #endif
-    }
-
-    var description: String {
-      "device \(device), inode \(inode), size \(size), modified \(seconds).\(nanoseconds)"
-    }
-  }
-
   /// The libraries this process opened, in load order; never unloaded, so never removed.
-  private static let record = Locked<[Opened]>([])
+  private static let record = Locked<[GatedPlugin]>([])
 
-  static var opened: [Opened] { record.withLock { $0 } }
+  /// What the gate accepted of each library this process opened, in load order.
+  static var opened: [GatedPlugin] { record.withLock { $0 } }
 
   /// A problem for each of `requests` whose path was opened before and whose file changed
   /// since (`dlopen` returns the first image of a path again: the file the gate read would not
   /// run), or that names the new file at such a path (a second copy of the plugin).
-  static func changes(_ requests: [PluginRequest], opened: [Opened]) -> [(String, String)] {
+  static func changes(_ requests: [PluginRequest], opened: [GatedPlugin]) -> [(String, String)] {
     var problems: [(String, String)] = []
-    let replaced = opened.compactMap { library -> (Opened, FileIdentity)? in
-      guard let now = FileIdentity(of: library.path), now != library.identity else {
+    let replaced = opened.compactMap { library -> (GatedPlugin, FileIdentity)? in
+      guard let now = FileIdentity(of: library.candidate.library), now != library.identity else {
         return nil
       }
       return (library, now)
@@ -80,8 +46,8 @@ enum PluginLibrary {
     for request in requests {
       let now = FileIdentity(of: request.path)
       for (library, current) in replaced
-      where library.path == request.path || current == now {
-        let path = library.path
+      where library.candidate.library == request.path || current == now {
+        let path = library.candidate.library
         let what =
           path == request.path
           ? "\(path): the file changed on disk since it was loaded into this process"
@@ -107,17 +73,20 @@ enum PluginLibrary {
     // A name without a slash would send `dlopen` searching the library path, and open a file
     // other than the one the gate read.
     let file = path.contains("/") ? path : "./" + path
-    let identity = FileIdentity(of: file)
+    // The file the gate read, still: a build that replaced it since would run unchecked. (The
+    // moments between this look and `dlopen`'s own open remain; a path cannot be opened by the
+    // loader from a descriptor without changing the `$ORIGIN` its RUNPATH expands.)
+    if let now = FileIdentity(of: file), now != accepted.identity {
+      throw LoadError(
+        description: "\(path): the file changed on disk after the load gate read it: expected "
+          + "\(accepted.identity), found \(now); load it again to check the new file")
+    }
     guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
       throw LoadError(description: "\(path): cannot open: \(lastError())")
     }
     // Mapped for good, whatever follows: later gate runs must see it.
-    if let identity {
-      record.withLock { opened in
-        if !opened.contains(where: { $0.path == path }) {
-          opened.append(Opened(plugin: accepted, identity: identity))
-        }
-      }
+    record.withLock { opened in
+      if !opened.contains(where: { $0.candidate.library == path }) { opened.append(accepted) }
     }
     guard let symbol = dlsym(handle, "apiary_plugin_entry") else {
       throw LoadError(
