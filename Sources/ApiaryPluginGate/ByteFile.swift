@@ -45,10 +45,17 @@ final class ByteFile {
         .unreadable, file: path,
         message: code == ENOENT ? "file not found" : "cannot open: \(Self.describe(code))",
         hint: code == ENOENT
-          ? "build the plugin first ('swift build' in its package), or fix the library path"
+          ? "build the plugin first ('\(Self.buildCommand(for: path))' in its package), or fix the library"
+            + " path"
           : nil)
     }
     try self.init(path: path, descriptor: descriptor, head: headSize)
+  }
+
+  /// The `swift build` that puts a library at `path`: `-c release` for a path in a release
+  /// build folder (the scaffolded manifest's), as plain `swift build` builds debug.
+  static func buildCommand(for path: String) -> String {
+    path.contains("/release/") ? "swift build -c release" : "swift build"
   }
 
   /// The file at `path` with its first ``headSize`` bytes read, or `nil` when it cannot be

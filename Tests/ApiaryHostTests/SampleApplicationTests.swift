@@ -46,6 +46,24 @@ import Testing
     #expect(tearDowns == ["search", "notes", "store", "logging"], "\(stderr)")
   }
 
+  /// The notes module checks its config at set-up: a wrong `maxTitleLength` fails the boot,
+  /// naming the module, the phase and the key. It failed the first call that created a note.
+  @Test func aWrongConfigValueFailsTheBootAtSetUp() throws {
+    let copy = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: HostProcess.manifests), to: copy)
+    let notes = copy.appendingPathComponent("modules/notes.json")
+    let text = try String(contentsOf: notes, encoding: .utf8)
+    try text.replacingOccurrences(of: "\"maxTitleLength\": 120", with: "\"maxTitleLength\": \"x\"")
+      .write(to: notes, atomically: true, encoding: .utf8)
+    let result = try HostProcess.run(["run", "--quiet", copy.path])
+    #expect(result.status != 0, "\(result.stdout)")
+    #expect(
+      result.stderr.contains(
+        "module 'notes' failed in setUp: config of 'notes': key 'maxTitleLength' expected "
+          + "integer, found string"),
+      "\(result.stderr)")
+  }
+
   @Test func postTakesPayloadPairsWithoutAKeyOrAValue() throws {
     let input = ":post custom.thing = =x k=v flag\n:modules\n"
     let result = try HostProcess.run(["run", HostProcess.manifests, "--quiet"], input: input)

@@ -90,6 +90,11 @@ import Testing
       problem(fixtures.directory + "/none.so")
         == "library '\(fixtures.directory)/none.so': file not found (build the plugin first ('swift build' in its package), or fix the library path)"
     )
+    // The scaffolded manifest names the release build; plain `swift build` builds debug.
+    #expect(
+      problem("/p/.build/release/libNone.so")
+        == "library '/p/.build/release/libNone.so': file not found (build the plugin first ('swift build -c release' in its package), or fix the library path)"
+    )
     #expect(
       problem(fixtures.directory)
         == "library '\(fixtures.directory)': expected a shared library file, found a directory")

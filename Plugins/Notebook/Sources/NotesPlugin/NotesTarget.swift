@@ -7,11 +7,12 @@ final class NotesTarget: Target {
   let store: any NoteStore
   let events: EventBus
   let maxTitleLength: Int
+  static let defaultMaxTitleLength = 200
 
   init(context: ModuleContext) throws {
     store = try context.container.resolve((any NoteStore).self)
     events = context.events
-    maxTitleLength = try context.config.int("maxTitleLength", default: 200)
+    maxTitleLength = try context.config.int("maxTitleLength", default: Self.defaultMaxTitleLength)
   }
 
   static let actions: ActionTable<NotesTarget> = [
