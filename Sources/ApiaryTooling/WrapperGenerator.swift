@@ -185,7 +185,11 @@ package enum WrapperGenerator {
     } else {
       let packed = "    " + arguments.joined(separator: ", ")
       lines.append(head)
-      lines += packed.count <= 100 ? [packed] : arguments.map { "    \($0)," }
+      // No comma after the last: Swift before 6.1 rejects a trailing comma in a parameter list.
+      lines +=
+        packed.count <= 100
+        ? [packed]
+        : arguments.indices.map { "    " + arguments[$0] + ($0 < arguments.count - 1 ? "," : "") }
       lines.append("  " + tail)
     }
     if action.parameters.isEmpty {

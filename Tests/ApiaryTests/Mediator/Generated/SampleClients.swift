@@ -20,7 +20,7 @@ public struct NotesClient: Sendable {
     pinned: Bool = false,
     tags: [any Sendable]? = nil,
     body: String? = nil,
-    folder: String = "Quotes \"and\" more",
+    folder: String = "Quotes \"and\" more"
   ) async throws -> [String: any Sendable] {
     var params: [String: any Sendable] = [:]
     params["title"] = title
@@ -71,7 +71,7 @@ public struct SearchIndexClient: Sendable {
     limit: Int = 20,
     minScore: Double = 0.5,
     filter: [String: any Sendable]? = nil,
-    `default`: (any Sendable)? = nil,
+    `default`: (any Sendable)? = nil
   ) async throws -> [String: any Sendable] {
     var params: [String: any Sendable] = [:]
     params["text"] = text

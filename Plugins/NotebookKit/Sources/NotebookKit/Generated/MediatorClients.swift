@@ -25,7 +25,7 @@ public struct DiagnosticsClient: Sendable {
     target: String? = nil,
     action: String? = nil,
     params: (any Sendable)? = nil,
-    origin: String? = nil,
+    origin: String? = nil
   ) async throws -> (any Sendable)? {
     var params2: [String: any Sendable] = [:]
     params2["target"] = target
