@@ -76,9 +76,9 @@ import Testing
     #expect(inspect.stdout.contains("entry apiary_plugin_entry defined"))
   }
 
-  /// `plugin inspect` shows the processor a library was built for: a copy marked for AArch64
-  /// showed facts that all looked right (and exit 0), while the gate refuses it for its
-  /// `e_machine`.
+  /// `plugin inspect` shows the processor a library was built for, and why this host's gate
+  /// refuses it: a copy marked for ARM showed facts that all looked right (and exit 0), while the
+  /// gate refuses it for its `e_machine`; so did a copy built against another ABI.
   @Test func inspectShowsTheMachine() throws {
     let library = Self.library("SearchPlugin")
     let host = try HostProcess.run(["plugin", "inspect", library.path])
@@ -92,7 +92,14 @@ import Testing
     try Data(bytes).write(to: arm)
     let inspect = try HostProcess.run(["plugin", "inspect", arm.path])
     #expect(inspect.stdout.contains("\n# machine ARM (EM_ARM = 40)\n"), "\(inspect.stdout)")
-    #expect(host.status == 0 && inspect.status == 0)
+    #expect(inspect.stdout.contains("# problem: "), "\(inspect.stdout)")
+    #expect(inspect.stdout.contains("field 'e_machine'"), "\(inspect.stdout)")
+    #expect(host.status == 0 && inspect.status == 1)
+    let abi = try Self.hostABI
+    let other = try Self.patchedCopy(of: library, abi, String(repeating: "0", count: abi.count))
+    let otherABI = try HostProcess.run(["plugin", "inspect", other.path])
+    #expect(otherABI.stdout.contains("field 'abi' at apiary_plugin line 3: expected \(abi)"))
+    #expect(otherABI.status == 1)
     // A descriptor with a problem is shown, and the status says so.
     let broken = try Self.patchedCopy(of: library, "\nversion 1.0.0\n", "\nversion x.0.0\n")
     let problem = try HostProcess.run(["plugin", "inspect", broken.path])

@@ -10,8 +10,9 @@ enum PluginCommand: HostCommand {
            apiary plugin host
 
     inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: the
-              processor, needed libraries and whether the entry symbol exists. The file is
-              read, never loaded.
+              processor, needed libraries and whether the entry symbol exists; and each reason
+              this host's load gate would refuse it, as a '# problem:' line (exit status 1).
+              The file is read, never loaded.
     new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
               remote action, its descriptor and its manifest; it builds with 'swift build' and
               loads as it is; it depends on the Apiary package at PATH (default: the one

@@ -150,7 +150,7 @@ enum PluginGate {
   }
 
   /// `apiary plugin inspect FILE`: the descriptor and ELF facts, without loading the file, and
-  /// whether they show no problem (a descriptor that parses, a shared object).
+  /// whether this host's load gate accepts it (its problems, if not, as `# problem:` lines).
   static func inspect(_ file: String) -> Result<(text: String, isSound: Bool), InspectionError> {
     let image: ELFImage
     do {
@@ -162,7 +162,10 @@ enum PluginGate {
       return .failure(
         InspectionError(description: "\(file): no apiary_plugin section: not an Apiary plugin"))
     }
-    let (_, problems) = PluginDescriptor.parse(bytes, file: file)
+    // The whole gate, as `validate` runs it on a library a manifest names: the descriptor, and
+    // whether this host would load it.
+    let candidate = PluginCandidate(library: file, origin: "the command line")
+    let problems = LoadGate.check([candidate], host: host).problems
     let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     let report =
       text.trimmingWhitespace() + "\n"
