@@ -38,7 +38,8 @@ enum RunCommand: HostCommand {
                                   first, on exit (nothing is recorded without it)
       --format FORMAT             the --profile report as text (default) or json
                                   (docs/json-output.md)
-      --profile-json              the same as JSON
+      --profile-json              the older JSON form: a bare array of the entries
+                                  (deprecated; use --profile --format json)
       --quiet                     no plan or timeline; only results
       \(Host.shutdownTimeoutUsage)
     """
