@@ -112,7 +112,8 @@ struct Session {
   }
 
   /// Restarts a process-placed module's child, which loads its plugin library anew. A module
-  /// whose child failed for good is set up, started and readied again like a `:load`ed one.
+  /// whose child failed for good is set up, started and readied again like a `:load`ed one; if
+  /// that fails, it stays failed (``Kernel/restart(_:)``).
   private func restart(_ name: String) async -> String {
     if let supervisor = ProcessSupervision.supervisor(of: name) {
       let grace = Duration.manifestSeconds(
@@ -124,16 +125,17 @@ struct Session {
         return "error: \(error)"
       }
     }
+    let state = await kernel.state(of: name)
+    guard state != nil else { return "error: no module named '\(name)'" }
     guard let manifest = kernel.plan.modules.first(where: { $0.name == name }),
       manifest.placement == .process
     else { return "error: '\(name)' is not a module placed in a child process" }
-    switch await kernel.state(of: name) {
+    switch state {
     case .failed?, .failedWhileRunning?: break
     default: return "error: '\(name)' is not running"
     }
     do {
-      try await kernel.remove(name)
-      try await kernel.add(manifest)
+      try await kernel.restart(manifest)
       return "restarted '\(name)'"
     } catch {
       return "error: \(error)"

@@ -736,6 +736,33 @@ public actor Kernel {
     await takeOut(name)
   }
 
+  /// Sets up, starts and readies again a module that failed (its child process ended for good,
+  /// or an earlier restart failed), in one change: what it left registered is removed and it is
+  /// added anew, as by `add(_:)`. When that fails, the module stays listed as failed, so it can
+  /// be restarted once fixed, and the error is thrown.
+  package func restart(_ manifest: ModuleManifest) async throws(KernelError) {
+    await beginChange()
+    defer { endChange() }
+    guard phase == .running, !stopping else {
+      throw .wrongState(operation: "restart a module", state: stateName)
+    }
+    switch states[manifest.name] {
+    case .failed?, .failedWhileRunning?: break
+    case nil: throw .unknownModule(manifest.name)
+    case let state?:
+      throw .wrongState(operation: "restart module '\(manifest.name)'", state: "\(state)")
+    }
+    await takeOut(manifest.name)
+    do {
+      try await addOne(manifest)
+    } catch {
+      place(manifest)
+      states[manifest.name] = .failed(phase: Self.phase(of: error), reason: Self.reason(of: error))
+      throw error
+    }
+    startInBackground([manifest.name])
+  }
+
   /// Tears `name` down if it runs and removes everything it registered; it is then stopped.
   private func takeOut(_ name: String) async {
     if states[name] == .running { await tearDownAll([name]) }

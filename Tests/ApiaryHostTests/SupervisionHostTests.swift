@@ -437,6 +437,38 @@ import Testing
     #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
   }
 
+  /// A `:restart` that fails leaves the module listed as failed, with the reason, and a later
+  /// `:restart` of the fixed code brings it back. The module vanished: `:modules` left it out,
+  /// and `:restart` said it was not running.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aFailedRestartKeepsTheModuleToRestartAgain() throws {
+    let script = HostProcess.temporaryDirectory().appendingPathComponent("faulty.py")
+    try FileManager.default.copyItem(at: Self.faulty, to: script)
+    let directory = try Self.application([Self.pythonModule("faulty", script: script.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://faulty/crash?how=exit")
+    #expect(host.waitForError("apiary: module 'faulty' failed"))
+    let code = try String(contentsOf: script, encoding: .utf8)
+    try "import sys\nsys.exit(5)\n".write(to: script, atomically: true, encoding: .utf8)
+    Self.send(host, ":restart faulty")
+    Self.send(host, ":modules")
+    var output = ""
+    let refused = Self.readLine(host, &output) { $0.contains("exited with status 5") }
+    let listed = Self.readLine(host, &output) { $0.hasPrefix("faulty ") }
+    try code.write(to: script, atomically: true, encoding: .utf8)
+    Self.send(host, ":restart faulty")
+    Self.send(host, "faults://faulty/version")
+    Self.send(host, ":restart nope")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(refused?.hasPrefix("error: ") == true, "\(String(describing: refused))")
+    #expect(
+      listed?.hasPrefix("faulty       failed in setUp: ") == true, "\(String(describing: listed))")
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(
+      lines == ["restarted 'faulty'", #""one""#, "error: no module named 'nope'"], "\(lines)")
+  }
+
   /// `:restart` of a Swift plugin's child opens the library file as it is now: a rebuilt
   /// library (here a new copy at the same path, a new inode) is mapped by the new child.
   @Test func restartCommandOpensTheLibraryAsItIsNow() throws {

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "0ce75f4fea0698c119a33f0a560f2f7a27e24d9d4e248325515315535084ae48"
+#define APIARY_ABI_HASH "5b4d3b5c48ab248ff578e2c4004e57ac844011b2a349d5b0f4acc18a0205182d"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
