@@ -437,6 +437,19 @@ import Testing
     #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
   }
 
+  /// What a module in a child prints reaches the host's standard error, tagged, as it prints
+  /// it: the child's standard output (standard error, the wire being apart) was buffered in
+  /// blocks, so a line came only when the child ended, or never if it crashed.
+  @Test func whatAChildPrintsReachesTheHostAtOnce() throws {
+    let directory = try Self.application([
+      Self.swiftModule("talker", extra: #""config": {"printInStart": "talker says hello"}"#)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    #expect(host.waitForError("[talker] talker says hello"))
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
   /// A `:restart` that fails leaves the module listed as failed, with the reason, and a later
   /// `:restart` of the fixed code brings it back. The module vanished: `:modules` left it out,
   /// and `:restart` said it was not running.

@@ -1,12 +1,13 @@
 import Apiary
 import ApiaryProcess
 
+// `stdout`, a C global, is used once, before any other thread runs.
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-  import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  @preconcurrency import Darwin
 #endif
 
 /// The host's plugin loading for a program that embeds the host instead of running `apiary`:
@@ -88,6 +89,9 @@ public enum EmbeddedHost {
     Lifeline.watchParent()  // end with the host however it ends; first, before other threads
     let wire = dup(1)
     _ = dup2(2, 1)
+    // Standard output is a pipe now, which C's stdio buffers in blocks until exit: a module's
+    // `print` would reach the host only when the child ends, or never if it crashes.
+    setvbuf(stdout, nil, _IOLBF, 0)
     _ = signal(SIGPIPE, SIG_IGN)
     PluginGate.installHandshake()
     var loader = ApplicationLoader(plugins: .load)

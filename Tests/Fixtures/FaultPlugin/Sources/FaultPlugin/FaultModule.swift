@@ -14,7 +14,8 @@ import Foundation
 ///
 /// Config: `"hangIn": "setUp" | "start" | "tearDown"` blocks that hook's thread for good, as a
 /// deadlocked module would; `"startGate": PATH` makes `start` wait until the file at PATH exists;
-/// `"floodStandardError": BYTES` makes `setUp` write that much to standard error.
+/// `"floodStandardError": BYTES` makes `setUp` write that much to standard error; `"printInStart":
+/// TEXT` makes `start` `print` TEXT (standard output).
 /// Every hook first prints `fault NAME: HOOK` on standard error, so a test knows where it is.
 ///
 /// ```json
@@ -32,6 +33,8 @@ final class FaultModule: Module {
 
   func start(_ context: ModuleContext) async throws {
     try enter("start", context)
+    let text = try context.config.string("printInStart", default: "")
+    if !text.isEmpty { print(text) }
     let gate = try context.config.string("startGate", default: "")
     if !gate.isEmpty {
       while !FileManager.default.fileExists(atPath: gate) {
