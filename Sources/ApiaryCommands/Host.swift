@@ -116,10 +116,10 @@ enum Host {
     }
   }
 
-  /// ``lines(of:)`` with `error: ` before the first line.
-  static func errorLines(_ error: any Error) -> [String] {
+  /// ``lines(of:)`` with `prefix` before the first line.
+  static func errorLines(_ error: any Error, prefix: String = "error: ") -> [String] {
     let lines = lines(of: error)
-    return ["error: " + (lines.first ?? "")] + lines.dropFirst()
+    return [prefix + (lines.first ?? "")] + lines.dropFirst()
   }
 }
 
@@ -163,7 +163,7 @@ extension Host {
       try await kernel.boot()
       return true
     } catch {
-      StandardError.print("error: boot failed: \(error)")
+      StandardError.print(lines: errorLines(error, prefix: "error: boot failed: "))
       return false
     }
   }
