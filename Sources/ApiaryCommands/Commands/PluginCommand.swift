@@ -14,9 +14,9 @@ enum PluginCommand: HostCommand {
               this host's load gate would refuse it, as a '# problem:' line (exit status 1).
               The file is read, never loaded.
     new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
-              remote action, its descriptor and its manifest; it builds with 'swift build' and
-              loads as it is; it depends on the Apiary package at PATH (default: the one
-              this host was built from)
+              remote action, its descriptor and its manifest; it builds with 'swift build -c
+              release' (its manifest names the release build) and loads as it is; it depends on
+              the Apiary package at PATH (default: the one this host was built from)
     host      print what this host was built with (Apiary version, ABI hash, compiler, triple,
               configuration); a plugin's descriptor must match, except the configuration
     """
