@@ -56,9 +56,14 @@ final class FaultModule: Module {
 /// The `faults` target: `hang` blocks its thread for good; `pid` answers the process id;
 /// `image` the inode of the mapped `libFaultPlugin.so` (a rebuilt library is a new file);
 /// `crash` ends the process (placed in a child, only the child) while the call is in flight:
-/// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3).
+/// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3); `callMissing`
+/// calls target `missing`, which no module declares.
 final class FaultTarget: Target {
-  init(context: ModuleContext) throws {}
+  let mediator: Mediator
+
+  init(context: ModuleContext) throws {
+    mediator = context.mediator
+  }
 
   static let actions: ActionTable<FaultTarget> = [
     "hang": .sync { _, _ in
@@ -66,6 +71,8 @@ final class FaultTarget: Target {
       Fault.blockForever()
     },
     "pid": .sync { _, _ in Int(getpid()) },
+    "callMissing": .sync { target, _ in try target.mediator.perform(target: "missing", action: "x")
+    },
     "image": .sync { _, _ in Fault.image() },
     "crash": .sync { _, params in
       let how = try params.string("how")
