@@ -40,6 +40,27 @@ import Testing
     }
   }
 
+  /// A process-placed module's library is gated as its child gates it, alone: a copy of the
+  /// search plugin without the contract library it needs beside it passed `validate` (the host
+  /// had NotebookKit loaded for its other plugins), and then failed the boot in the child.
+  @Test func aProcessPlacedLibraryIsGatedAsItsChildLoadsIt() throws {
+    let directory = try Self.manifests()
+    let lone = HostProcess.temporaryDirectory().appendingPathComponent("libSearchPlugin.so")
+    try FileManager.default.copyItem(
+      at: SamplePlugins.package.library("SearchPlugin"), to: lone)
+    let file = URL(fileURLWithPath: directory).appendingPathComponent("modules/search.json")
+    let debug = SamplePlugins.package.directory.appendingPathComponent(".build/debug/").path + "/"
+    try String(contentsOf: file, encoding: .utf8)
+      .replacingOccurrences(of: debug + "libSearchPlugin.so", with: lone.path)
+      .write(to: file, atomically: true, encoding: .utf8)
+    let result = try HostProcess.run(["validate", directory])
+    #expect(result.status == 1, "\(result.stdout)")
+    #expect(
+      result.stdout.contains("plugin refused: SearchPlugin: library '\(lone.path)'"),
+      "\(result.stdout)")
+    #expect(result.stdout.contains("NotebookKit"), "\(result.stdout)")
+  }
+
   @Test func aSwiftPluginInAChildServesRemoteCallsAndEventsAndCallsBack() throws {
     let directory = try Self.manifests()
     let data = HostProcess.temporaryDirectory()  // both runs share the data directory

@@ -127,16 +127,20 @@ struct ApplicationLoader {
       )
     }
     catalog.register(RefusedPluginModule.self)
-    var verdict = PluginGate.check(requests)
+    // Libraries of process-placed modules are gated here and opened by their child, which gates
+    // its library alone (it binds to none of the host's plugins or contract libraries): so here.
+    let inHost = Set(
+      modules.filter { $0.isEnabled && $0.placement == .host }.compactMap(\.plugin?.path))
+    var verdict = PluginGate.check(requests.filter { inHost.contains($0.path) })
+    for request in requests where !inHost.contains(request.path) {
+      verdict.add(PluginGate.check([request], alone: true))
+    }
     notes += verdict.notes
     let requiredRefused = modules.contains { module in
       module.isEnabled && !module.isOptional
         && module.plugin.map { verdict.accepted[$0.path] == nil } ?? false
     }
     let opens = plugins == .load && opening && !requiredRefused
-    // Libraries of process-placed modules are gated here and opened by their child.
-    let inHost = Set(
-      modules.filter { $0.isEnabled && $0.placement == .host }.compactMap(\.plugin?.path))
     for request in requests {
       guard let accepted = verdict.accepted[request.path] else { continue }
       switch opens && inHost.contains(request.path) {

@@ -96,8 +96,11 @@ enum PluginGate {
   /// (their files are not read again): a new library is refused for embedding a contract library
   /// they load, or for reusing their plugin name or types. A request whose path was opened
   /// before and whose file changed on disk since is refused (``PluginLibrary/changes(_:opened:)``).
-  static func check(_ requests: [PluginRequest]) -> PluginVerdict {
-    let opened = PluginLibrary.opened
+  /// With `alone`, the requests are checked as a process that opened nothing else would check
+  /// them: a process-placed module's child.
+  static func check(_ requests: [PluginRequest], alone: Bool = false) -> PluginVerdict {
+    guard !requests.isEmpty else { return PluginVerdict() }
+    let opened = alone ? [] : PluginLibrary.opened
     let candidates = requests.map { request in
       PluginCandidate(
         name: nil, version: request.version, library: request.path, sha256: request.sha256,

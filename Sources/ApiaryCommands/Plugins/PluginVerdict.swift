@@ -19,6 +19,13 @@ struct PluginVerdict: Sendable {
   /// Facts worth saying that refuse nothing (a plugin built in another configuration).
   var notes: [String] = []
 
+  /// Adds `other`'s accepted plugins, problems and notes (a verdict on other libraries).
+  mutating func add(_ other: PluginVerdict) {
+    accepted.add(other.accepted)
+    problems += other.problems
+    notes += other.notes
+  }
+
   /// The problems that refuse `library`.
   func reasons(for library: String) -> [String] {
     problems.filter { $0.library == library }.map(\.text)
@@ -36,6 +43,10 @@ struct AcceptedPlugins: Sendable {
 
   subscript(path: String) -> GatedPlugin? {
     plugins.first { $0.candidate.library == path }
+  }
+
+  mutating func add(_ other: AcceptedPlugins) {
+    plugins += other.plugins
   }
 
   /// No longer accepts the library at `path`.
