@@ -25,6 +25,29 @@ import Testing
     ])
   }
 
+  /// One mistake, one problem: a mistyped module type is reported as the plugin's, with the
+  /// closest type it exports. It also got "not found … whose plugin is linked into the host".
+  @Test func aMistakeInAPluginModuleIsReportedOnce() throws {
+    let library = PluginGateTests.library("LoggingPlugin").path
+    func validate(_ fields: String) throws -> String {
+      let directory = try HostProcess.manifests([
+        "app.json": #"{"schemaVersion": 1, "name": "B", "scheme": "b"}"#,
+        "modules/m.json": #"{"schemaVersion": 1, "modules": [{"name": "logging", "#
+          + #""library": "\#(library)", \#(fields)}]}"#,
+      ])
+      let result = try HostProcess.run(["validate", directory.path])
+      #expect(result.status == 1)
+      return result.stdout
+    }
+    let typo = try validate(#""type": "LoggingPlugin.LoggingModul", "version": "1.0.0""#)
+    #expect(typo.split(separator: "\n").count == 1, "\(typo)")
+    #expect(
+      typo.contains(
+        "module type 'LoggingPlugin.LoggingModul' is not exported by plugin 'LoggingPlugin'"),
+      "\(typo)")
+    #expect(typo.contains("(did you mean 'LoggingPlugin.LoggingModule'?)"), "\(typo)")
+  }
+
   @Test func validateReportsATargetTypeThePluginDoesNotExport() throws {
     let result = try HostProcess.run(["validate", try Self.manifests(withConsoleTarget: true).path])
     #expect(result.status == 1)

@@ -180,7 +180,10 @@ struct ApplicationLoader {
         }
         continue
       }
-      failure.manifestProblems += Self.undeclaredTypes(module, accepted.descriptor)
+      let undeclared = Self.undeclaredTypes(module, accepted.descriptor)
+      failure.manifestProblems += undeclared
+      // Each is reported once, as the plugin's: the type check would call them missing too.
+      if !undeclared.isEmpty && validated { standIn(for: module) }
       // Service types live in the library (or its contracts), which is not opened here.
       if !opens, module.placement == .host { standIn(for: module) }
       result.append(placed(module))
@@ -247,7 +250,8 @@ struct ApplicationLoader {
         ManifestProblem(
           .typeNotFound, at: location,
           "module type '\(module.type)' is not exported by plugin '\(plugin.plugin)'; "
-            + "its descriptor exports \(plugin.modules)"))
+            + "its descriptor exports \(plugin.modules)"
+            + Suggestion.hint(for: module.type, in: plugin.modules)))
     }
     for (index, target) in module.targets.enumerated() where !plugin.targets.contains(target.type) {
       var at = target.source ?? location
@@ -256,7 +260,8 @@ struct ApplicationLoader {
         ManifestProblem(
           .typeNotFound, at: at,
           "target type '\(target.type)' is not exported by plugin '\(plugin.plugin)'; "
-            + "its descriptor exports \(plugin.targets)"))
+            + "its descriptor exports \(plugin.targets)"
+            + Suggestion.hint(for: target.type, in: plugin.targets)))
     }
     return problems
   }
