@@ -118,8 +118,8 @@ struct RequirementGraph {
                 .unmetRequirement, file: library.path, field: "requires", line: requirement.line,
                 message: "no plugin or contract library named '\(name)' is loaded",
                 expected: "\(name) \(requirement.range)", found: "nothing",
-                hint: "add the manifest of '\(name)', or ship its library where this one's"
-                  + " RUNPATH finds it")))
+                hint: "for a plugin, add a manifest that loads '\(name)'; for a contract"
+                  + " library, ship it where this one's RUNPATH finds it")))
           continue
         }
         edgeTargets.append(provider)
@@ -132,8 +132,8 @@ struct RequirementGraph {
                 .unmetRequirement, file: library.path, field: "requires", line: requirement.line,
                 expected: "\(name) \(requirement.range)",
                 found: "\(name) \(version) in \(place(provider))",
-                hint: "install a version of '\(name)' in that range, or rebuild this plugin"
-                  + " against the one installed")))
+                hint: "install a version of '\(name)' in that range, or widen this plugin's"
+                  + " 'requires \(name)' line to the one installed and rebuild it")))
         }
       }
     }

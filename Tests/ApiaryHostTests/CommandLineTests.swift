@@ -55,6 +55,19 @@ import Testing
     }
   }
 
+  /// The scaffold is a package ready for version control: its build folder is ignored.
+  @Test func aScaffoldedPluginIgnoresItsBuildFolder() throws {
+    let directory = HostProcess.temporaryDirectory().appendingPathComponent("Tags")
+    let scaffold = try HostProcess.run(["plugin", "new", "Tags", directory.path])
+    #expect(scaffold.status == 0, "\(scaffold.stderr)")
+    let ignored = try String(
+      contentsOf: directory.appendingPathComponent(".gitignore"), encoding: .utf8)
+    #expect(ignored.split(separator: "\n").contains(".build/"), "\(ignored)")
+    for file in ["Package.swift", "Tags.json"] {
+      #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path))
+    }
+  }
+
   @Test func aFileThatCannotBeWrittenSaysWhyInWords() throws {
     let directory = HostProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("file")

@@ -295,7 +295,7 @@ import Testing
     #expect(result.plugins == ["a"])
     #expect(
       result.problems == [
-        "b: library '\(b)' (named in Manifests/modules/b.json: modules[0].library): field 'requires' at apiary_plugin line 9: expected NotebookKit ^2.0.0, found NotebookKit 1.0.0 in 'NotebookKit' (library '\(first)', named in DT_NEEDED 'libNotebookKit.so' of '\(a)', found through RUNPATH '$ORIGIN' = '\(fixtures.directory)/a') (install a version of 'NotebookKit' in that range, or rebuild this plugin against the one installed)"
+        "b: library '\(b)' (named in Manifests/modules/b.json: modules[0].library): field 'requires' at apiary_plugin line 9: expected NotebookKit ^2.0.0, found NotebookKit 1.0.0 in 'NotebookKit' (library '\(first)', named in DT_NEEDED 'libNotebookKit.so' of '\(a)', found through RUNPATH '$ORIGIN' = '\(fixtures.directory)/a') (install a version of 'NotebookKit' in that range, or widen this plugin's 'requires NotebookKit' line to the one installed and rebuild it)"
       ])
   }
 
@@ -320,8 +320,8 @@ import Testing
     #expect(result.plugins == ["search"])
     #expect(
       result.problems == [
-        "notes: library '\(notes)' (named in \(origin)): field 'requires' at apiary_plugin line 9: expected search >=2.0.0, found search 1.0.0 in 'search' (library '\(search)', named in Manifests/modules/search.json: modules[0].library) (install a version of 'search' in that range, or rebuild this plugin against the one installed)",
-        "notes: library '\(notes)' (named in \(origin)): field 'requires' at apiary_plugin line 10: no plugin or contract library named 'tags' is loaded; expected tags ^1.0.0, found nothing (add the manifest of 'tags', or ship its library where this one's RUNPATH finds it)",
+        "notes: library '\(notes)' (named in \(origin)): field 'requires' at apiary_plugin line 9: expected search >=2.0.0, found search 1.0.0 in 'search' (library '\(search)', named in Manifests/modules/search.json: modules[0].library) (install a version of 'search' in that range, or widen this plugin's 'requires search' line to the one installed and rebuild it)",
+        "notes: library '\(notes)' (named in \(origin)): field 'requires' at apiary_plugin line 10: no plugin or contract library named 'tags' is loaded; expected tags ^1.0.0, found nothing (for a plugin, add a manifest that loads 'tags'; for a contract library, ship it where this one's RUNPATH finds it)",
       ])
   }
 

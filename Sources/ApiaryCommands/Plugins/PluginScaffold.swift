@@ -11,8 +11,8 @@ import ApiaryTooling
 ///
 /// It writes `Package.swift` (a `.dynamic` library product `NAME`, depending on Apiary by
 /// path), the module `NAME.NAMEModule`, the target `NAME.NAMETarget` with one remote action
-/// `hello`, the entry point, the descriptor, and `NAME.json`, the module manifest naming the
-/// release build of the library.
+/// `hello`, the entry point, the descriptor, `NAME.json`, the module manifest naming the
+/// release build of the library, and a `.gitignore` for the build folder.
 enum PluginScaffold {
   static func write(name: String, to directory: String, apiary: String?) -> Int32 {
     guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
@@ -120,6 +120,7 @@ enum PluginScaffold {
   static func contents(name: String, apiary: String) -> [(String, String)] {
     let lower = name.lowercased()
     return [
+      (".gitignore", ".build/\nPackage.resolved\n"),
       (
         "Package.swift",
         """
