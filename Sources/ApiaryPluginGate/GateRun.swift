@@ -506,19 +506,30 @@ struct GateRun {
       if examples[which].isEmpty || name < examples[which] { examples[which] = name }
     }
     guard !counts.isEmpty else { return ([], definesEntry) }
-    let copies = modules.indices.filter { counts[$0] > 0 }.map { which in
-      let module = modules[which]
+    // The ABI's modules are one copy of Apiary: one problem for all of them.
+    let found = modules.indices.filter { counts[$0] > 0 }
+    let abi = found.filter { host.abiModules.contains(modules[$0]) }
+    var groups = found.filter { !abi.contains($0) }.map { [$0] }
+    if !abi.isEmpty { groups.insert(abi, at: 0) }
+    let copies = groups.map { group in
+      let names = group.map { modules[$0] }
+      let (module, count, example) = (
+        names.count == 1
+          ? "module '\(names[0])'" : "Apiary (modules \(names.joined(separator: ", ")))",
+        group.reduce(0) { $0 + counts[$1] }, group.map { examples[$0] }.min() ?? ""
+      )
+      let what = names.count == 1 ? names[0] : "Apiary"
       let source =
-        host.abiModules.contains(module)
+        host.abiModules.contains(names[0])
         ? "Apiary's dynamic library product ('Apiary')"
         : "the contract library's dynamic product"
       return PluginProblem(
         .embeddedCopy, file: image.path, field: ".dynsym",
-        message: "the library embeds its own copy of module '\(module)'",
-        expected: "\(module)'s types only referenced, bound at load to the one shared copy",
-        found: "\(counts[which]) type or protocol descriptor\(counts[which] == 1 ? "" : "s")"
-          + " of \(module) defined here, e.g. \(examples[which])",
-        hint: "it linked \(module) statically, which splits type identity (casts fail, singletons"
+        message: "the library embeds its own copy of \(module)",
+        expected: "\(what)'s types only referenced, bound at load to the one shared copy",
+        found: "\(count) type or protocol descriptor\(count == 1 ? "" : "s")"
+          + " of \(what) defined here, e.g. \(example)",
+        hint: "it linked \(what) statically, which splits type identity (casts fail, singletons"
           + " split); depend on \(source) by package path instead of its targets")
     }
     return (copies, definesEntry)

@@ -226,6 +226,25 @@ import Testing
       ])
   }
 
+  /// A copy of several of the ABI's modules (Apiary linked statically) is one problem, naming
+  /// them: it was one a module, eight near-identical lines for a whole copy of Apiary.
+  @Test func anEmbeddedCopyOfSeveralABIModulesIsOneProblem() throws {
+    var host = Fixtures.host
+    host.abiModules = ["Apiary", "ApiaryKernel"]
+    let path = try plugin(
+      "notes",
+      source: Fixtures.swiftSymbol("$s6Apiary6ModuleMp", "module")
+        + Fixtures.swiftSymbol("$s12ApiaryKernel6KernelCMn", "kernel"))
+    let problems = gate([candidate("notes", path)], host: host).problems
+    #expect(problems.count == 1, "\(problems)")
+    #expect(
+      problems.first?.contains(
+        "the library embeds its own copy of Apiary (modules Apiary, ApiaryKernel); expected "
+          + "Apiary's types only referenced, bound at load to the one shared copy, found 2 type "
+          + "or protocol descriptors of Apiary defined here, e.g. $s12ApiaryKernel6KernelCMn")
+        == true, "\(problems)")
+  }
+
   @Test func extendingApiaryTypesIsNotAnEmbeddedCopy() throws {
     // What a plugin that extends `Kernel` and conforms it to its own protocol defines.
     let path = try plugin(
