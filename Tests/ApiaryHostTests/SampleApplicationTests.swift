@@ -212,6 +212,22 @@ import Testing
     }
   }
 
+  /// `generate` reads the manifests alone: a plugin library that is missing (not built yet)
+  /// still gets its target's client. The search client was left out, and the command said ok.
+  @Test func generateNeedsNoBuiltPlugin() throws {
+    let copy = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: HostProcess.manifests), to: copy)
+    for name in try FileManager.default.contentsOfDirectory(atPath: copy.path + "/modules") {
+      let file = copy.appendingPathComponent("modules/\(name)")
+      let text = try String(contentsOf: file, encoding: .utf8)
+      try text.replacingOccurrences(of: "libSearchPlugin.so", with: "libNotBuilt.so")
+        .write(to: file, atomically: true, encoding: .utf8)
+    }
+    let result = try HostProcess.run(["generate", copy.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("struct SearchClient"), "\(result.stdout)")
+  }
+
   @Test func generatedClientsAreUpToDate() throws {
     let result = try HostProcess.run(["generate", HostProcess.manifests])
     #expect(result.status == 0, "\(result.stderr)")

@@ -24,7 +24,8 @@ enum GenerateCommand: HostCommand {
 
     Generates Swift source with one typed client per target declared in the manifests in DIR
     (default \(Host.defaultManifests)) — `try await mediator.notes.create(title: "Hi")` instead of
-    strings — and prints it, or writes it to FILE. The output is meant to be committed; CI checks
+    strings — and prints it, or writes it to FILE. It reads the manifests only: the plugins
+    need not be built. The output is meant to be committed; CI checks
     that it is up to date.
 
     OPTIONS:
@@ -34,16 +35,19 @@ enum GenerateCommand: HostCommand {
   static let options: Set<String> = ["--output", "--import"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
-    let directory = arguments.manifests
-    var loader = ApplicationLoader(plugins: .gateOnly)
-    let modules: [ModuleManifest]
-    do {
-      modules = try loader.load(directory: directory).modules
-    } catch {
-      StandardError.print(lines: error.lines)
+    // From the manifests alone: a client needs the declared target, not its plugin, so a
+    // plugin not built yet (or refused) still gets its client.
+    let set = ManifestLoader(catalog: TypeCatalog()).loadUnvalidated(
+      directory: arguments.manifests)
+    let problems =
+      set.problems
+      + ManifestLoader.validate(application: set.application, modules: set.modules, checkTypes: nil)
+    guard problems.isEmpty else {
+      StandardError.print(
+        lines: Host.errorLines(ApplicationLoader.Failure(manifestProblems: problems)))
       return ExitStatus.failure
     }
-    let targets = modules.filter(\.isEnabled).flatMap(\.targets)
+    let targets = set.modules.filter(\.isEnabled).flatMap(\.targets)
     let collisions = WrapperGenerator.nameCollisions(in: targets)
     guard collisions.isEmpty else {
       for problem in collisions { StandardError.print("\(problem)") }
