@@ -10,6 +10,8 @@ enum PlanCommand: HostCommand {
 
     Prints the order modules boot in: dependencies first, then level (basic before normal),
     then priority (higher first), then manifest order. DIR defaults to \(Host.defaultManifests).
+    The load gate checks the plugin libraries first (no plugin code runs), so build them
+    before: a required module whose plugin is refused fails the plan with the reason.
 
     OPTIONS:
       --manifests DIR   the same as DIR
