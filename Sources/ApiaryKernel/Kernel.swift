@@ -1008,7 +1008,7 @@ public actor Kernel {
         let type = catalog.moduleType(named: manifest.type)
         sleepAgain(manifest, hasHooks: type?.hasHooks ?? true)
       }
-      return failure(failedIn, error)
+      return failure(failedIn, Self.cause(of: error))
     }
     woken.insert(name)
     wake.markAwake(context)
@@ -1113,7 +1113,10 @@ public actor Kernel {
         sleepAgain(manifest, hasHooks: false)
       }
       return .failure(
-        ActivationError(module: name, phase: Self.phase(of: error), trigger: trigger, cause: error))
+        ActivationError(
+          module: name, phase: Self.phase(of: error), trigger: trigger, cause: Self.cause(of: error)
+        )
+      )
     }
     woken.insert(name)
     wake.markAwake(context)
@@ -1141,10 +1144,15 @@ public actor Kernel {
     return .load
   }
 
+  /// The error a hook threw, without the module and phase an ``ActivationError`` names already.
+  private static func cause(of error: KernelError) -> any Error {
+    if case .hookFailed(_, _, let cause) = error.details { return cause }
+    return error
+  }
+
   /// Why a wake-up failed, without the module and phase its failed state names already.
   private static func reason(of error: KernelError) -> String {
-    if case .hookFailed(_, _, let cause) = error.details { return "\(cause)" }
-    return "\(error)"
+    "\(cause(of: error))"
   }
 
   /// Wakes the `background` modules among `names`, one at a time, each as its own change, in

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "5b4d3b5c48ab248ff578e2c4004e57ac844011b2a349d5b0f4acc18a0205182d"
+#define APIARY_ABI_HASH "6a9d8df68869e2e2a064f5cfa76a72d04565914e6da64dea1c99d401bda4c926"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

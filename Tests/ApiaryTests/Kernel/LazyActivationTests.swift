@@ -280,7 +280,10 @@ import Testing
       try await kernel.activate("lazy")
     } throws: { error in
       guard let error = error as? ActivationError else { return false }
+      // The module and phase once: it said "… failed to wake in start (request): module 'lazy'
+      // failed in start: lazy refused to start".
       return error.module == "lazy" && error.phase == .start && error.trigger == .request
+        && error.description.hasSuffix("failed to wake in start (request): lazy refused to start")
     }
     #expect(LazyFixture.hooks("lazy", in: journal) == ["setUp", "start", "setUp", "start"])
     await kernel.shutdown()
