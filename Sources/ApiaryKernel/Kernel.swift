@@ -1146,8 +1146,7 @@ public actor Kernel {
 
   /// The error a hook threw, without the module and phase an ``ActivationError`` names already.
   private static func cause(of error: KernelError) -> any Error {
-    if case .hookFailed(_, _, let cause) = error.details { return cause }
-    return error
+    error.hookError ?? error
   }
 
   /// Why a wake-up failed, without the module and phase its failed state names already.

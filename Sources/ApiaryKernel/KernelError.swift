@@ -21,6 +21,12 @@ public struct KernelError: Error, Sendable, CustomStringConvertible {
   /// What the message is made from: the values of the failure named by ``code``.
   package let details: KernelErrorDetails
 
+  /// What a hook threw, for a hook that failed; nil for any other error.
+  package var hookError: (any Error)? {
+    if case .hookFailed(_, _, let cause) = details { return cause }
+    return nil
+  }
+
   public var description: String { details.description }
 
   /// The message a line an element (see ``KernelErrorDetails/lines``).

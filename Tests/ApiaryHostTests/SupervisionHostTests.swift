@@ -450,6 +450,20 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
   }
 
+  /// A module whose hook throws in its child is failed in that phase with what the hook threw,
+  /// once: it read "failed in setUp: module 'refuser' failed in setUp: fault refused to setUp".
+  @Test func aHookThatThrowsInAChildSaysSoOnce() throws {
+    let directory = try Self.application([
+      Self.swiftModule("refuser", extra: #""optional": true, "config": {"failIn": "setUp"}"#)
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"], input: ":modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("refuser ") }
+    #expect(line?.contains("failed in setUp: ") == true, "\(result.stdout)")
+    #expect(line?.hasSuffix("fault refused to setUp") == true, "\(result.stdout)")
+    #expect(line?.contains("module 'refuser' failed") == false, "\(result.stdout)")
+  }
+
   /// A `:restart` that fails leaves the module listed as failed, with the reason, and a later
   /// `:restart` of the fixed code brings it back. The module vanished: `:modules` left it out,
   /// and `:restart` said it was not running.

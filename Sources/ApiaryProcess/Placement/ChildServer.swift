@@ -101,7 +101,8 @@ package final class ChildServer: Sendable {
           session.progress.pass(3)
         } catch {
           session.failed.withLock { $0 = true }
-          session.progress.fail(error)
+          // What the hook threw: the host names the module and the phase itself.
+          session.progress.fail((error as? KernelError)?.hookError ?? error)
         }
       }
       try awaitBlocking { try await session.progress.reached(1) }

@@ -13,9 +13,10 @@ import Foundation
 /// build this package apart from the host and name its library in their manifests.
 ///
 /// Config: `"hangIn": "setUp" | "start" | "tearDown"` blocks that hook's thread for good, as a
-/// deadlocked module would; `"startGate": PATH` makes `start` wait until the file at PATH exists;
-/// `"floodStandardError": BYTES` makes `setUp` write that much to standard error; `"printInStart":
-/// TEXT` makes `start` `print` TEXT (standard output).
+/// deadlocked module would; `"failIn"`, the same names, makes that hook throw; `"startGate":
+/// PATH` makes `start` wait until the file at PATH exists; `"floodStandardError": BYTES` makes
+/// `setUp` write that much to standard error; `"printInStart": TEXT` makes `start` `print` TEXT
+/// (standard output).
 /// Every hook first prints `fault NAME: HOOK` on standard error, so a test knows where it is.
 ///
 /// ```json
@@ -50,6 +51,12 @@ final class FaultModule: Module {
   private func enter(_ hook: String, _ context: ModuleContext) throws {
     Fault.announce("fault \(context.name): \(hook)")
     if try context.config.string("hangIn", default: "") == hook { Fault.blockForever() }
+    if try context.config.string("failIn", default: "") == hook { throw Refused(hook: hook) }
+  }
+
+  struct Refused: Error, CustomStringConvertible {
+    let hook: String
+    var description: String { "fault refused to \(hook)" }
   }
 }
 
