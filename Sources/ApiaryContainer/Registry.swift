@@ -135,8 +135,11 @@ final class Registry: @unchecked Sendable {
 
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     lock.lock()
-    if table[binding.key] == nil {  // the key's first binding: nothing to replace or refuse
-      table[binding.key] = binding
+    // One lookup for the key's first binding, which has nothing to replace or refuse; another
+    // one puts the key's binding back for the checks below.
+    if let existing = table.updateValue(binding, forKey: binding.key) {
+      table[binding.key] = existing
+    } else {
       let changes = observers.isEmpty ? [] : changes(binding.key, before: [])
       lock.unlock()
       notify(changes)

@@ -71,6 +71,8 @@ public actor Kernel {
   private var woken: Set<String> = []
   /// The background start of `background` modules, launched once boot has called `ready`.
   private var backgroundStart: Task<Void, Never>?
+  /// Where dormant modules' wakes go; made with the first.
+  private lazy var wakeRoute = Wake.Route(self, on: executor)
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
@@ -89,15 +91,18 @@ public actor Kernel {
     }
   }
 
-  /// Plans the given modules. `observer` sees every lifecycle step as it happens.
+  /// Plans the given modules. `observer` sees every lifecycle step as it happens. `index` is
+  /// the validator's for `modules` (``ManifestLoader/validateIndexing(application:modules:catalog:)``),
+  /// which spares the plan looking up their names again.
   package init(
     application: ApplicationManifest,
     modules: [ModuleManifest],
+    index: ModuleIndex? = nil,
     catalog: TypeCatalog = TypeCatalog(),
     observer: (@Sendable (LifecycleRecord) -> Void)? = nil
   ) throws(KernelError) {
     do {
-      self.plan = try BootPlan(modules: modules)
+      self.plan = try BootPlan(modules: modules, index: index)
     } catch {
       throw .plan(error)
     }
@@ -822,7 +827,7 @@ public actor Kernel {
     events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(manifest, of: self, on: executor, atOnce: !hasHooks)
+    let wake = Wake(manifest, route: wakeRoute, atOnce: !hasHooks)
     do {
       let services = manifest.services
       if !services.isEmpty {
@@ -833,7 +838,7 @@ public actor Kernel {
             protocolName: services[index].protocolName,
             implementation: services[index].implementation)
           if case .linked(let protocolType) = link {
-            try owned.bindPlaceholder(services[index], checkedAs: protocolType, wake: wake)
+            try owned.bindPlaceholder(services, at: index, checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
             try owned.bindPlaceholder(services[index], catalog: catalog, wake: wake)
           }

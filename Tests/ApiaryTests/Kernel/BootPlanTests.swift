@@ -103,6 +103,39 @@ import Testing
     #expect(order == ["b", "c", "a"])
   }
 
+  @Test func thePlanFromTheValidatorsIndexIsThePlanWithout() throws {
+    var modules = [
+      module("ui", priority: 9, dependencies: ["store", "log"]), module("log", level: .basic),
+      module("store", priority: 5, dependencies: ["log"]), module("cache", priority: 5),
+    ]
+    modules[3].activation = .lazy
+    modules[3].activationEvents = ["warm"]
+    let (problems, index) = ManifestLoader.validateIndexing(
+      application: nil, modules: modules, checkTypes: nil)
+    #expect(problems.isEmpty)
+    let validated = try #require(index)
+    let plan = try BootPlan(modules: modules, index: validated)
+    let unindexed = try BootPlan(modules: modules)
+    #expect(plan.names == ["log", "store", "ui", "cache"])
+    #expect(plan.names == unindexed.names)
+    #expect(plan.positions == unindexed.positions)
+    #expect(plan.orderKeys.map(\.1) == unindexed.orderKeys.map(\.1))
+    #expect(plan.dormantModules() == ["cache"])
+    // A disabled module numbers the rest differently: the plan looks the names up itself.
+    modules.append(module("off", enabled: false))
+    let withDisabled = ManifestLoader.validateIndexing(
+      application: nil, modules: modules, checkTypes: nil)
+    let validatedWithDisabled = try #require(withDisabled.index)
+    #expect(try BootPlan(modules: modules, index: validatedWithDisabled).names == plan.names)
+  }
+
+  @Test func listsWithProblemsGetNoIndex() {
+    let (problems, index) = ManifestLoader.validateIndexing(
+      application: nil, modules: [module("a", dependencies: ["b"]), module("a")], checkTypes: nil)
+    #expect(!problems.isEmpty)
+    #expect(index == nil)
+  }
+
   @Test func largeChainIsOrderedWithoutRecursion() throws {
     let count = 20_000
     let modules = (0..<count).map { index in
