@@ -534,6 +534,9 @@ public actor Kernel {
 
   /// Why a module cannot go ahead: the first dependency that is failed, skipped or absent.
   private func blockingReason(_ manifest: ModuleManifest) -> String? {
+    // During boot every dependency is a planned module, in the table: while none is failed,
+    // skipped or stopped, none blocks, and no name need be looked up.
+    if phase == .booting, states.unavailable == 0 { return nil }
     for dependency in manifest.dependencies {
       switch states[dependency] {
       case .failed?, .failedWhileRunning?: return "dependency '\(dependency)' failed"
@@ -783,6 +786,7 @@ public actor Kernel {
     defer { events.subscribePlaceholders(placeholders) }
     // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
     var rank = order.startIndex
+    let route = wakeRoute
     for (manifest, slot) in modules {
       rank = Self.place(of: manifest.name, in: order, from: rank)
       let problems = takeLinkProblems(manifest)
@@ -798,7 +802,7 @@ public actor Kernel {
         continue
       }
       try sleep(
-        manifest, slot: slot, hasHooks: type.hasHooks, rank: rank, memo: &memo,
+        manifest, slot: slot, hasHooks: type.hasHooks, rank: rank, route: route, memo: &memo,
         events: &placeholders)
     }
   }
@@ -823,11 +827,11 @@ public actor Kernel {
   /// context is made when it wakes, so a module that never wakes costs its placeholders and
   /// nothing else. A module without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(
-    _ manifest: ModuleManifest, slot: Int, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
-    events pending: inout EventPlaceholders
+    _ manifest: ModuleManifest, slot: Int, hasHooks: Bool, rank: Int, route: Wake.Route,
+    memo: inout CatalogMemo, events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(manifest, route: wakeRoute, atOnce: !hasHooks)
+    let wake = Wake(manifest, route: route, atOnce: !hasHooks)
     do {
       let services = manifest.services
       if !services.isEmpty {
@@ -863,8 +867,8 @@ public actor Kernel {
     var placeholders = EventPlaceholders()
     let rank = Self.place(of: manifest.name, in: order, from: 0)
     try? sleep(
-      manifest, slot: states.slot(for: manifest.name), hasHooks: hasHooks, rank: rank, memo: &memo,
-      events: &placeholders)
+      manifest, slot: states.slot(for: manifest.name), hasHooks: hasHooks, rank: rank,
+      route: wakeRoute, memo: &memo, events: &placeholders)
     events.subscribePlaceholders(placeholders)
   }
 

@@ -62,6 +62,22 @@ import Testing
     #expect(table[wake: "a"] == nil)
   }
 
+  @Test func moduleTableCountsTheModulesThatAreFailedSkippedOrStopped() throws {
+    let plan = try BootPlan(modules: [module("a"), module("b"), module("c")])
+    var table = ModuleTable(planned: plan.positions)
+    #expect(table.unavailable == 0)
+    table["a"] = .failed(phase: .setUp, reason: "no")
+    table["b"] = .skipped(reason: "dependency 'a' failed")
+    #expect(table.unavailable == 2)
+    table["a"] = .stopped  // still unavailable
+    table["b"] = nil  // forgotten
+    #expect(table.unavailable == 1)
+    _ = table.slot(for: "added")  // b's slot, planned
+    table["a"] = .running
+    table["c"] = .setUp
+    #expect(table.unavailable == 0)
+  }
+
   @Test func disabledModulesAreLeftOut() throws {
     #expect(try names([module("a"), module("b", enabled: false)]) == ["a"])
   }
