@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "8b20e330ec16d2cbb6aa3d56b6965649c6ccb00743f59ed4c543e12f00a957be"
+#define APIARY_ABI_HASH "dbaf4b1c78b1ad740359571cb339507be33b5a3f3e855ede9616fa35858f62e5"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__
