@@ -87,7 +87,11 @@ enum Host {
     observer: (@Sendable (LifecycleRecord) -> Void)? = nil
   ) -> Kernel? {
     var loader = ApplicationLoader(plugins: plugins)
-    let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
+    let loaded:
+      (
+        application: ApplicationManifest, modules: [ModuleManifest], files: [String],
+        index: ModuleIndex?
+      )
     do {
       loaded = try loader.load(directory: directory)
     } catch {
@@ -98,8 +102,8 @@ enum Host {
     for note in loader.notes { StandardError.print("note: \(note)") }
     do {
       return try Kernel(
-        application: loaded.application, modules: loaded.modules, catalog: loader.catalog,
-        observer: observer)
+        application: loaded.application, modules: loaded.modules, index: loaded.index,
+        catalog: loader.catalog, observer: observer)
     } catch {
       StandardError.print(lines: errorLines(error))
       return nil

@@ -7,9 +7,9 @@ import ApiarySupport
 /// them all in registration order, so removing a module brings back what it hid, and `table`
 /// holds the one `resolve` uses, so resolving never looks further.
 ///
-/// `@unchecked Sendable`: `table`, `stacked`, `observers` and `nextObserverID` are read and
-/// written only while holding `family.lock`, which is shared by every registry of a family;
-/// everything else is immutable.
+/// `@unchecked Sendable`: `table`, `stacked`, `observers`, `nextObserverID` and `hasEager` are
+/// read and written only while holding `family.lock`, which is shared by every registry of a
+/// family; everything else is immutable.
 @usableFromInline
 final class Registry: @unchecked Sendable {
   @usableFromInline let family: Family
@@ -23,6 +23,9 @@ final class Registry: @unchecked Sendable {
   private var stacked: [BindingKey: [Candidate]] = [:]
   private var observers: [BindingKey: [(id: Int, observer: BindingObserver)]] = [:]
   private var nextObserverID = 0
+  /// Whether an eager binding was ever inserted: until one is, building eager singletons (at
+  /// boot and at every wake-up) need not look at every binding.
+  private var hasEager = false
 
   init(family: Family, parent: Registry?) {
     self.family = family
@@ -135,8 +138,12 @@ final class Registry: @unchecked Sendable {
 
   func insert(_ binding: AnyBinding, override: Bool) throws(ContainerError) {
     lock.lock()
-    if table[binding.key] == nil {  // the key's first binding: nothing to replace or refuse
-      table[binding.key] = binding
+    if binding.isEager { hasEager = true }
+    // One lookup for the key's first binding, which has nothing to replace or refuse; another
+    // one puts the key's binding back for the checks below.
+    if let existing = table.updateValue(binding, forKey: binding.key) {
+      table[binding.key] = existing
+    } else {
       let changes = observers.isEmpty ? [] : changes(binding.key, before: [])
       lock.unlock()
       notify(changes)
@@ -355,6 +362,7 @@ final class Registry: @unchecked Sendable {
   func eagerBindings() -> [AnyBinding] {
     family.lock.lock()
     defer { family.lock.unlock() }
+    guard hasEager else { return [] }
     // A key with one binding has it in `table` only; one with several, in `stacked` too.
     var eager = table.values.filter { $0.isEager && stacked[$0.key] == nil }
     for list in stacked.values {

@@ -20,48 +20,93 @@ package struct BootPlan: Sendable {
   package let positions: [String: Int]
   /// Whether any of them is lazy (or background), found while ordering them.
   private let hasLazyModules: Bool
+  /// Each module's dependencies, by index in ``modules``.
+  private let dependencies: Adjacency
 
-  /// Orders the enabled modules of `manifests`; disabled modules are left out.
-  package init(modules manifests: [ModuleManifest]) throws(PlanError) {
-    // One pass over the manifests: modules are numbered in the order they are enabled, and a
-    // dependency on a module already numbered becomes an edge at once; one declared later is
-    // resolved after the pass.
+  /// Orders the enabled modules of `manifests`; disabled modules are left out. With the
+  /// validator's `index` of them (see ``ModuleIndex``), their names and dependencies are not
+  /// looked up again when every one is enabled.
+  package init(modules manifests: [ModuleManifest], index: ModuleIndex? = nil) throws(PlanError) {
+    if let index, index.indexes(manifests), let graph = Graph(manifests, index: index) {
+      try self.init(manifests, graph)
+    } else {
+      try self.init(manifests, Graph(manifests))
+    }
+  }
+
+  /// The enabled modules of a plan, numbered in manifest order, and their dependency edges.
+  private struct Graph {
+    /// The position in the manifests of each enabled module.
     var enabled: [Int] = []
     var keys: [Key] = []
+    /// Each enabled module's number, by name.
     var index: [String: Int] = [:]
-    enabled.reserveCapacity(manifests.count)
-    keys.reserveCapacity(manifests.count)
-    index.reserveCapacity(manifests.count)
+    /// From each dependency to its dependent, by number.
     var edges: [(from: Int, to: Int)] = []
-    edges.reserveCapacity(2 * manifests.count)
-    var later: [(dependent: Int, dependency: String)] = []
     var hasLazyModules = false
-    for position in manifests.indices {
-      let module = manifests[position]
-      guard module.isEnabled else { continue }
-      hasLazyModules = hasLazyModules || module.isLazy
-      let dependent = enabled.count
-      guard index.updateValue(dependent, forKey: module.name) == nil else {
-        throw .duplicateModule(module.name)
+
+    /// One pass over the manifests: modules are numbered in the order they are enabled, and a
+    /// dependency on a module already numbered becomes an edge at once; one declared later is
+    /// resolved after the pass.
+    init(_ manifests: [ModuleManifest]) throws(PlanError) {
+      enabled.reserveCapacity(manifests.count)
+      keys.reserveCapacity(manifests.count)
+      index.reserveCapacity(manifests.count)
+      edges.reserveCapacity(2 * manifests.count)
+      var later: [(dependent: Int, dependency: String)] = []
+      for position in manifests.indices {
+        let module = manifests[position]
+        guard module.isEnabled else { continue }
+        hasLazyModules = hasLazyModules || module.isLazy
+        let dependent = enabled.count
+        guard index.updateValue(dependent, forKey: module.name) == nil else {
+          throw .duplicateModule(module.name)
+        }
+        keys.append(Key(module, position: dependent))
+        enabled.append(position)
+        // A repeated dependency is an edge twice, counted down twice, so it needs no set.
+        for dependency in module.dependencies {
+          if let found = index[dependency] {
+            edges.append((found, dependent))
+          } else {
+            later.append((dependent, dependency))
+          }
+        }
       }
-      keys.append(Key(module, position: dependent))
-      enabled.append(position)
-      // A repeated dependency is an edge twice, counted down twice, so it needs no set.
-      for dependency in module.dependencies {
-        if let found = index[dependency] {
-          edges.append((found, dependent))
-        } else {
-          later.append((dependent, dependency))
+      for (dependent, dependency) in later {
+        guard let found = index[dependency] else {
+          throw .unknownDependency(
+            module: manifests[enabled[dependent]].name, dependency: dependency)
+        }
+        edges.append((found, dependent))
+      }
+    }
+
+    /// The graph of `manifests` from the validator's `index` of them, which has every name and
+    /// dependency by position already: the enabled modules' numbers are their positions. Nil
+    /// when a module is disabled, which would number them differently.
+    init?(_ manifests: [ModuleManifest], index: ModuleIndex) {
+      enabled = Array(manifests.indices)
+      keys.reserveCapacity(manifests.count)
+      for position in manifests.indices {
+        let module = manifests[position]
+        guard module.isEnabled else { return nil }
+        hasLazyModules = hasLazyModules || module.isLazy
+        keys.append(Key(module, position: position))
+      }
+      self.index = index.positions
+      let dependencies = index.dependencies
+      edges.reserveCapacity(2 * manifests.count)
+      for dependent in manifests.indices {
+        for edge in dependencies.edges(of: dependent) {
+          edges.append((dependencies.target(at: edge), dependent))
         }
       }
     }
-    for (dependent, dependency) in later {
-      guard let found = index[dependency] else {
-        throw .unknownDependency(
-          module: manifests[enabled[dependent]].name, dependency: dependency)
-      }
-      edges.append((found, dependent))
-    }
+  }
+
+  private init(_ manifests: [ModuleManifest], _ graph: Graph) throws(PlanError) {
+    let (enabled, keys, index, edges) = (graph.enabled, graph.keys, graph.index, graph.edges)
     var waitingOn = [Int](repeating: 0, count: enabled.count)
     for edge in edges { waitingOn[edge.to] += 1 }
     let dependents = Adjacency(count: enabled.count, edges: edges)
@@ -85,7 +130,7 @@ package struct BootPlan: Sendable {
       let stuck = enabled.indices.filter { waitingOn[$0] > 0 }.map { manifests[enabled[$0]].name }
       throw .cycle(among: stuck)
     }
-    self.hasLazyModules = hasLazyModules
+    self.hasLazyModules = graph.hasLazyModules
     var names = [String](repeating: "", count: placed)
     var orderKeys = [(Int, Int)](repeating: (0, 0), count: placed)
     self.modules = [ModuleManifest](unsafeUninitializedCapacity: placed) { buffer, count in
@@ -98,6 +143,8 @@ package struct BootPlan: Sendable {
       count = placed
     }
     (self.names, self.orderKeys) = (names, orderKeys)
+    dependencies = Adjacency(
+      count: placed, edges: edges.map { (from: place[$0.to], to: place[$0.from]) })
     // Same keys, so the values are replaced in place, without hashing a name again.
     self.positions = index.mapValues { place[$0] }
   }
@@ -119,15 +166,19 @@ package struct BootPlan: Sendable {
   /// for a caller that also reads each module.
   package func walkBackwards(_ body: (ModuleManifest, _ position: Int, _ isDormant: Bool) -> Void) {
     let anyLazy = hasLazyModules
-    var needed = Set<String>()
+    var needed = anyLazy ? [Bool](repeating: false, count: modules.count) : []
     // Dependents come after their dependencies, so walking backwards sees every module's
     // dependents before the module itself.
     for position in modules.indices.reversed() {
       let module = modules[position]
-      if anyLazy, module.isLazy, !needed.contains(module.name) {
+      if anyLazy, module.isLazy, !needed[position] {
         body(module, position, true)
       } else {
-        if anyLazy { needed.formUnion(module.dependencies) }
+        if anyLazy {
+          for edge in dependencies.edges(of: position) {
+            needed[dependencies.target(at: edge)] = true
+          }
+        }
         body(module, position, false)
       }
     }

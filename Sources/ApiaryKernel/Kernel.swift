@@ -71,6 +71,8 @@ public actor Kernel {
   private var woken: Set<String> = []
   /// The background start of `background` modules, launched once boot has called `ready`.
   private var backgroundStart: Task<Void, Never>?
+  /// Where dormant modules' wakes go; made with the first.
+  private lazy var wakeRoute = Wake.Route(self, on: executor)
 
   private enum Phase: String { case idle, booting, running, stopping, stopped }
 
@@ -89,15 +91,18 @@ public actor Kernel {
     }
   }
 
-  /// Plans the given modules. `observer` sees every lifecycle step as it happens.
+  /// Plans the given modules. `observer` sees every lifecycle step as it happens. `index` is
+  /// the validator's for `modules` (``ManifestLoader/validateIndexing(application:modules:catalog:)``),
+  /// which spares the plan looking up their names again.
   package init(
     application: ApplicationManifest,
     modules: [ModuleManifest],
+    index: ModuleIndex? = nil,
     catalog: TypeCatalog = TypeCatalog(),
     observer: (@Sendable (LifecycleRecord) -> Void)? = nil
   ) throws(KernelError) {
     do {
-      self.plan = try BootPlan(modules: modules)
+      self.plan = try BootPlan(modules: modules, index: index)
     } catch {
       throw .plan(error)
     }
@@ -529,6 +534,9 @@ public actor Kernel {
 
   /// Why a module cannot go ahead: the first dependency that is failed, skipped or absent.
   private func blockingReason(_ manifest: ModuleManifest) -> String? {
+    // During boot every dependency is a planned module, in the table: while none is failed,
+    // skipped or stopped, none blocks, and no name need be looked up.
+    if phase == .booting, states.unavailable == 0 { return nil }
     for dependency in manifest.dependencies {
       switch states[dependency] {
       case .failed?, .failedWhileRunning?: return "dependency '\(dependency)' failed"
@@ -805,6 +813,7 @@ public actor Kernel {
     defer { events.subscribePlaceholders(placeholders) }
     // `modules` come in `order`'s order, so one walk along it finds each one's dispatch rank.
     var rank = order.startIndex
+    let route = wakeRoute
     for (manifest, slot) in modules {
       rank = Self.place(of: manifest.name, in: order, from: rank)
       let problems = takeLinkProblems(manifest)
@@ -820,7 +829,7 @@ public actor Kernel {
         continue
       }
       try sleep(
-        manifest, slot: slot, hasHooks: type.hasHooks, rank: rank, memo: &memo,
+        manifest, slot: slot, hasHooks: type.hasHooks, rank: rank, route: route, memo: &memo,
         events: &placeholders)
     }
   }
@@ -845,11 +854,11 @@ public actor Kernel {
   /// context is made when it wakes, so a module that never wakes costs its placeholders and
   /// nothing else. A module without hooks (`hasHooks`) can wake on the trigger's own thread.
   private func sleep(
-    _ manifest: ModuleManifest, slot: Int, hasHooks: Bool, rank: Int, memo: inout CatalogMemo,
-    events pending: inout EventPlaceholders
+    _ manifest: ModuleManifest, slot: Int, hasHooks: Bool, rank: Int, route: Wake.Route,
+    memo: inout CatalogMemo, events pending: inout EventPlaceholders
   ) throws(KernelError) {
     let name = manifest.name
-    let wake = Wake(manifest, of: self, on: executor, atOnce: !hasHooks)
+    let wake = Wake(manifest, route: route, atOnce: !hasHooks)
     do {
       let services = manifest.services
       if !services.isEmpty {
@@ -860,7 +869,7 @@ public actor Kernel {
             protocolName: services[index].protocolName,
             implementation: services[index].implementation)
           if case .linked(let protocolType) = link {
-            try owned.bindPlaceholder(services[index], checkedAs: protocolType, wake: wake)
+            try owned.bindPlaceholder(services, at: index, checkedAs: protocolType, wake: wake)
           } else {  // fails as binding it would
             try owned.bindPlaceholder(services[index], catalog: catalog, wake: wake)
           }
@@ -885,8 +894,8 @@ public actor Kernel {
     var placeholders = EventPlaceholders()
     let rank = Self.place(of: manifest.name, in: order, from: 0)
     try? sleep(
-      manifest, slot: states.slot(for: manifest.name), hasHooks: hasHooks, rank: rank, memo: &memo,
-      events: &placeholders)
+      manifest, slot: states.slot(for: manifest.name), hasHooks: hasHooks, rank: rank,
+      route: wakeRoute, memo: &memo, events: &placeholders)
     events.subscribePlaceholders(placeholders)
   }
 

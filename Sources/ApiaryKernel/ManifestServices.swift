@@ -53,26 +53,28 @@ extension Container {
     throws(ContainerError)
   {
     let (protocolType, _) = try check(service, catalog: catalog)
-    try bindPlaceholder(service, checkedAs: protocolType, wake: wake)
+    try bindPlaceholder([service], at: 0, checkedAs: protocolType, wake: wake)
   }
 
-  /// ``bindPlaceholder(_:catalog:wake:)`` for a service whose check passed already:
-  /// `protocolType` is its protocol, found by ``CatalogMemo/link(protocolName:implementation:)``.
-  func bindPlaceholder(_ service: ServiceManifest, checkedAs protocolType: Any.Type, wake: Wake)
-    throws(ContainerError)
-  {
-    try bindPlaceholder(protocolType, service, wake)
+  /// ``bindPlaceholder(_:catalog:wake:)`` for the entry at `index` of `services`, whose check
+  /// passed already: `protocolType` is its protocol, found by
+  /// ``CatalogMemo/link(protocolName:implementation:)``. By index, so the entry is not copied.
+  func bindPlaceholder(
+    _ services: [ServiceManifest], at index: Int, checkedAs protocolType: Any.Type, wake: Wake
+  ) throws(ContainerError) {
+    try bindPlaceholder(protocolType, services, index, wake)
   }
 
-  private func bindPlaceholder<T>(_: T.Type, _ service: ServiceManifest, _ wake: Wake)
-    throws(ContainerError)
-  {
-    let (name, trigger) = (service.name, ActivationTrigger.service(service.protocolName))
+  private func bindPlaceholder<T>(
+    _: T.Type, _ services: [ServiceManifest], _ index: Int, _ wake: Wake
+  ) throws(ContainerError) {
+    let name = services[index].name
+    let trigger = ActivationTrigger.service(services[index].protocolName)
     // One closure, holding the wake and the trigger: nothing else is made per placeholder.
     _ = try add(
       ServiceKey(T.self, name: name), scope: .transient, eager: false,
-      kind: .placeholder(implementation: service.implementation), override: false,
-      rank: service.rank, source: service.source
+      kind: .placeholder(implementation: services[index].implementation), override: false,
+      rank: services[index].rank, source: services[index].source
     ) { (r: Resolver, _: Void) throws -> T in
       try wake.now(trigger)
       return try r.resolve(T.self, name: name)

@@ -17,6 +17,9 @@ struct ModuleTable {
   private var slots: [Slot]
   /// Slots of forgotten modules, for the next ones added.
   private var free: [Int] = []
+  /// How many modules are failed, skipped or stopped: while none is, a module whose
+  /// dependencies are all in the table has none that blocks it.
+  private(set) var unavailable = 0
 
   private struct Slot {
     var state: ModuleState
@@ -34,11 +37,23 @@ struct ModuleTable {
     get { positions[name].map { slots[$0].state } }
     set {
       if let newValue {
-        slots[slot(for: name)].state = newValue
+        let slot = slot(for: name)
+        count(slots[slot].state, -1)
+        slots[slot].state = newValue
+        count(newValue, 1)
       } else if let slot = positions.removeValue(forKey: name) {
-        slots[slot] = Slot(state: .stopped)
+        count(slots[slot].state, -1)
+        slots[slot] = Slot(state: .planned)
         free.append(slot)
       }
+    }
+  }
+
+  /// Adds `change` to ``unavailable`` when `state` is failed, skipped or stopped.
+  private mutating func count(_ state: ModuleState, _ change: Int) {
+    switch state {
+    case .failed, .failedWhileRunning, .skipped, .stopped: unavailable += change
+    case .planned, .setUp, .running, .dormant: break
     }
   }
 
@@ -65,6 +80,7 @@ struct ModuleTable {
 
   /// Marks the module in `slot` dormant, woken by `wake`.
   mutating func sleep(at slot: Int, _ wake: Wake) {
+    count(slots[slot].state, -1)
     slots[slot] = Slot(state: .dormant, wake: wake)
   }
 }

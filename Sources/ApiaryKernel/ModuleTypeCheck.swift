@@ -104,7 +104,15 @@ extension ManifestLoader {
   package static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
   ) -> [ManifestProblem] {
-    validate(
+    validateIndexing(application: application, modules: modules, catalog: catalog).problems
+  }
+
+  /// Like ``validate(application:modules:catalog:)``; when there is no problem, also the
+  /// modules' ``ModuleIndex``, for ``Kernel/init(application:modules:index:catalog:observer:)``.
+  package static func validateIndexing(
+    application: ApplicationManifest?, modules: [ModuleManifest], catalog: TypeCatalog
+  ) -> (problems: [ManifestProblem], index: ModuleIndex?) {
+    validateIndexing(
       application: application, modules: modules,
       checkTypes: ModuleTypeCheck(catalog: catalog).typeCheck())
   }

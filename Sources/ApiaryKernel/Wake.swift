@@ -7,32 +7,45 @@ import Synchronization
 /// The switch a dormant (lazy) module's placeholders pull on first use: the placeholders of its
 /// declared services, its targets' maker and, as the placeholder of its activation events,
 /// itself. Once the module runs, pulling it costs one atomic load. It holds its manifest, its
-/// kernel weakly and no closures, so putting a module to sleep allocates this one object and
-/// no lock.
+/// kernel's ``Route`` and no closures, so putting a module to sleep allocates this one object
+/// and no lock.
 ///
 /// A trigger from inside a module hook (`HookLane.isRunning`) wakes the module without waiting
 /// for the kernel's change in progress, which is waiting for that very hook.
 ///
 /// ```swift
-/// let wake = Wake(manifest, of: kernel, on: executor, atOnce: false)
+/// let route = Wake.Route(kernel, on: executor)  // one per kernel
+/// let wake = Wake(manifest, route: route, atOnce: false)
 /// try wake.now(.target("search"))  // blocks until 'search' runs
 /// ```
 final class Wake: Sendable {
   /// The module's context, set once when it runs; its targets are made with it.
   private let woken = AtomicLazyReference<ModuleContext>()
-  private weak let kernel: Kernel?
+  private let route: Route
   /// The dormant module's manifest, which the kernel wakes it with.
   let manifest: ModuleManifest
   private var name: String { manifest.name }
   /// Whether the kernel may wake the module on the calling thread (a module without hooks),
   /// when it can do so without a hand-off.
   private let atOnce: Bool
-  private let executor: KernelExecutor
+  private var kernel: Kernel? { route.kernel }
 
-  init(_ manifest: ModuleManifest, of kernel: Kernel, on executor: KernelExecutor, atOnce: Bool) {
+  /// Where the wakes of one kernel's modules go: the kernel, held weakly (a dormant module does
+  /// not keep it alive), and its executor. Shared, so putting a module to sleep makes no weak
+  /// reference of its own.
+  final class Route: Sendable {
+    weak let kernel: Kernel?
+    let executor: KernelExecutor
+
+    init(_ kernel: Kernel, on executor: KernelExecutor) {
+      self.kernel = kernel
+      self.executor = executor
+    }
+  }
+
+  init(_ manifest: ModuleManifest, route: Route, atOnce: Bool) {
     self.manifest = manifest
-    self.kernel = kernel
-    self.executor = executor
+    self.route = route
     self.atOnce = atOnce
   }
 
@@ -63,7 +76,7 @@ final class Wake: Sendable {
     let done = DispatchSemaphore(value: 0)
     let failure = Locked<ActivationError?>(nil)
     let (kernel, name) = (self.kernel, self.name)
-    Task(executorPreference: executor) {
+    Task(executorPreference: route.executor) {
       do throws(ActivationError) {
         try await Self.activate(kernel, name, trigger, nested)
       } catch {

@@ -229,10 +229,17 @@ package struct ManifestLoader: Sendable {
   package static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
   ) -> [ManifestProblem] {
-    pinpointed(
-      ManifestValidator.validate(
-        application: application, modules: modules, checkTypes: checkTypes),
-      limits: application?.limits ?? .default)
+    validateIndexing(application: application, modules: modules, checkTypes: checkTypes).problems
+  }
+
+  /// Like ``validate(application:modules:checkTypes:)``; when there is no problem, also the
+  /// modules' ``ModuleIndex``, for the boot plan.
+  package static func validateIndexing(
+    application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
+  ) -> (problems: [ManifestProblem], index: ModuleIndex?) {
+    let (problems, index) = ManifestValidator.validate(
+      application: application, modules: modules, checkTypes: checkTypes)
+    return (pinpointed(problems, limits: application?.limits ?? .default), index)
   }
 
   /// `problems`, each at the value its key path names. The validator keeps one position per

@@ -15,13 +15,16 @@ package typealias TypeCheck = (ModuleManifest) -> [ManifestProblem]
 /// need not be linked and their dependencies do not matter.
 package struct ManifestValidator {
   private var problems: [ManifestProblem] = []
+  /// The modules' names and dependency graph, kept once they are found to have no problem.
+  private var index: ModuleIndex?
 
+  /// The problems of `modules` and, when there are none, their ``ModuleIndex``.
   static func validate(
     application: ApplicationManifest?, modules: [ModuleManifest], checkTypes: TypeCheck?
-  ) -> [ManifestProblem] {
+  ) -> (problems: [ManifestProblem], index: ModuleIndex?) {
     var validator = ManifestValidator()
     validator.check(modules, checkTypes)
-    return validator.problems
+    return (validator.problems, validator.index)
   }
 
   /// Where `module` (or something inside it, by `suffix`) was declared.
@@ -131,8 +134,10 @@ package struct ManifestValidator {
         later.checkServicesAndTargets(of: module, at: moduleIndex, in: modules, &declarations)
       }
     }
-    checkCycles(modules, Adjacency(count: modules.count, edges: edges))
+    let dependencies = Adjacency(count: modules.count, edges: edges)
+    checkCycles(modules, dependencies)
     problems += later.problems
+    if problems.isEmpty { index = ModuleIndex(positions: firstByName, dependencies: dependencies) }
   }
 
   /// A lazy module must say what wakes it: a declared service or target, an activation event

@@ -29,7 +29,11 @@ enum ValidateCommand: HostCommand {
     let format = try OutputFormat(arguments)
     var loader = ApplicationLoader(plugins: .load)
     if format == .json { return json(directory: directory, loader: &loader) }
-    let loaded: (application: ApplicationManifest, modules: [ModuleManifest], files: [String])
+    let loaded:
+      (
+        application: ApplicationManifest, modules: [ModuleManifest], files: [String],
+        index: ModuleIndex?
+      )
     do {
       loaded = try loader.load(directory: directory)
     } catch {

@@ -54,9 +54,11 @@ struct ApplicationLoader {
     if let directory { self.directory = directory }
   }
 
-  /// The application and its modules in `directory`, with every plugin they name loaded.
+  /// The application and its modules in `directory`, with every plugin they name loaded, and
+  /// the validator's index of the modules for the kernel's plan.
   mutating func load(directory: String) throws(Failure) -> (
-    application: ApplicationManifest, modules: [ModuleManifest], files: [String]
+    application: ApplicationManifest, modules: [ModuleManifest], files: [String],
+    index: ModuleIndex?
   ) {
     self.directory = directory
     let set = ManifestLoader(catalog: catalog).loadUnvalidated(directory: directory)
@@ -66,14 +68,15 @@ struct ApplicationLoader {
     // Placement problems come before the plugins'; only a module placed in a process has them.
     let placement = placesAProcess ? ProcessPlacement.problems(set.modules) : []
     failure.manifestProblems = set.problems + placement + failure.manifestProblems
-    failure.manifestProblems += ManifestLoader.validate(
+    let (problems, index) = ManifestLoader.validateIndexing(
       application: set.application, modules: modules, catalog: catalog)
+    failure.manifestProblems += problems
     guard failure.isEmpty, let application = set.application else {
       failure.read = ManifestSet(
         application: set.application, modules: set.modules, files: set.files)
       throw failure
     }
-    return (application, modules, set.files)
+    return (application, modules, set.files, index)
   }
 
   /// The modules of one more module file (`:load`), gated and loaded like those at boot. Every

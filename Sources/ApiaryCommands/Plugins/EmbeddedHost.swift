@@ -61,7 +61,8 @@ public enum EmbeddedHost {
     do {
       let loaded = try loader.load(directory: directory)
       return try Kernel(
-        application: loaded.application, modules: loaded.modules, catalog: loader.catalog)
+        application: loaded.application, modules: loaded.modules, index: loaded.index,
+        catalog: loader.catalog)
     } catch {
       throw Refusal(description: "\(error)")
     }

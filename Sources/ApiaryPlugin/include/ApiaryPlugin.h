@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "c49b50014bda9a656673894461775a20ae1ad25db62292a4d0012e6033eb1b19"
+#define APIARY_ABI_HASH "9323f9230be0b09705146e644ab674814eb7fcd730c728df704d5eee20148487"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -62,6 +62,18 @@ import Testing
     #expect(c.bindings.allSatisfy { $0.isBuilt && $0.isEager })
   }
 
+  @Test func anEagerSingletonRegisteredAfterABuildWithNoneIsBuiltByTheNext() throws {
+    let c = Container()
+    try c.register(DIThing.self, scope: .singleton) { _ in DIThing(id: 1) }
+    try c.buildEagerSingletons()
+    #expect(c.bindings.allSatisfy { !$0.isBuilt })
+    try c.register(DIThing.self, name: "eager", scope: .singleton, eager: true) { _ in
+      DIThing(id: 2)
+    }
+    try c.buildEagerSingletons()
+    #expect(c.bindings.filter(\.isBuilt).map(\.isEager) == [true])  // the eager one alone
+  }
+
   @Test func eagerMustBeSingleton() throws {
     let error = #expect(throws: ContainerError.self) { try container(.transient, eager: true) }
     #expect(

@@ -62,6 +62,22 @@ import Testing
     #expect(table[wake: "a"] == nil)
   }
 
+  @Test func moduleTableCountsTheModulesThatAreFailedSkippedOrStopped() throws {
+    let plan = try BootPlan(modules: [module("a"), module("b"), module("c")])
+    var table = ModuleTable(planned: plan.positions)
+    #expect(table.unavailable == 0)
+    table["a"] = .failed(phase: .setUp, reason: "no")
+    table["b"] = .skipped(reason: "dependency 'a' failed")
+    #expect(table.unavailable == 2)
+    table["a"] = .stopped  // still unavailable
+    table["b"] = nil  // forgotten
+    #expect(table.unavailable == 1)
+    _ = table.slot(for: "added")  // b's slot, planned
+    table["a"] = .running
+    table["c"] = .setUp
+    #expect(table.unavailable == 0)
+  }
+
   @Test func disabledModulesAreLeftOut() throws {
     #expect(try names([module("a"), module("b", enabled: false)]) == ["a"])
   }
@@ -101,6 +117,39 @@ import Testing
       module("b", priority: 5), module("c", dependencies: ["b"]),
     ])
     #expect(order == ["b", "c", "a"])
+  }
+
+  @Test func thePlanFromTheValidatorsIndexIsThePlanWithout() throws {
+    var modules = [
+      module("ui", priority: 9, dependencies: ["store", "log"]), module("log", level: .basic),
+      module("store", priority: 5, dependencies: ["log"]), module("cache", priority: 5),
+    ]
+    modules[3].activation = .lazy
+    modules[3].activationEvents = ["warm"]
+    let (problems, index) = ManifestLoader.validateIndexing(
+      application: nil, modules: modules, checkTypes: nil)
+    #expect(problems.isEmpty)
+    let validated = try #require(index)
+    let plan = try BootPlan(modules: modules, index: validated)
+    let unindexed = try BootPlan(modules: modules)
+    #expect(plan.names == ["log", "store", "ui", "cache"])
+    #expect(plan.names == unindexed.names)
+    #expect(plan.positions == unindexed.positions)
+    #expect(plan.orderKeys.map(\.1) == unindexed.orderKeys.map(\.1))
+    #expect(plan.dormantModules() == ["cache"])
+    // A disabled module numbers the rest differently: the plan looks the names up itself.
+    modules.append(module("off", enabled: false))
+    let withDisabled = ManifestLoader.validateIndexing(
+      application: nil, modules: modules, checkTypes: nil)
+    let validatedWithDisabled = try #require(withDisabled.index)
+    #expect(try BootPlan(modules: modules, index: validatedWithDisabled).names == plan.names)
+  }
+
+  @Test func listsWithProblemsGetNoIndex() {
+    let (problems, index) = ManifestLoader.validateIndexing(
+      application: nil, modules: [module("a", dependencies: ["b"]), module("a")], checkTypes: nil)
+    #expect(!problems.isEmpty)
+    #expect(index == nil)
   }
 
   @Test func largeChainIsOrderedWithoutRecursion() throws {
