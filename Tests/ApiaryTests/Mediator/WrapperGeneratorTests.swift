@@ -56,7 +56,8 @@ extension WrapperGeneratorTests {
     #expect(source.contains("  func `class`(\n"))
     #expect(source.contains("    parameterNumber1WithALongName: [String: any Sendable]? = nil,\n"))
     // The last parameter without a comma: Swift before 6.1 rejects a trailing one.
-    #expect(source.contains("    parameterNumber6WithALongName: [String: any Sendable]? = nil\n  )"))
+    let last = "    parameterNumber6WithALongName: [String: any Sendable]? = nil\n  )"
+    #expect(source.contains(last))
     #expect(source.contains("params[\"parameter_number_1_with_a_long_name\"] ="))
     #expect(source.contains("  var aVeryLongTargetNameThatGoesOnAndOnAndOn: AVeryLongTargetName"))
     #expect(!source.contains("public"))
