@@ -85,6 +85,32 @@ import Testing
     #expect(lines[3...] == ["y            running", "x            running"], "\(lines)")
   }
 
+  /// A file whose second module names a type its plugin does not have is refused before any
+  /// module of it is set up, with the manifest position: the first was set up, started and
+  /// withdrawn, and the error ("type … not found (is its target linked into the host?)") named
+  /// no file.
+  @Test func aTypeThatWouldNotLinkFailsTheFileBeforeAnySetUp() throws {
+    let library = PluginPackage.faults.library("FaultPlugin").path
+    let module = #"{"library": "\#(library)", "version": "1.0.0""#
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
+      "two.json": #"{"schemaVersion": 1, "modules": [\#(module), "name": "a", "#
+        + #""type": "FaultPlugin.FaultModule"}, \#(module), "name": "b", "#
+        + #""type": "FaultPlugin.Nope"}]}"#,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load \(app.path)/two.json\n:modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "error: 1 manifest problem:", "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("  \(app.path)/two.json:1:") && $0.contains("FaultPlugin.Nope")
+      },
+      "\(lines)")
+    #expect(!result.stderr.contains("fault a: setUp"), "a was set up: \(result.stderr)")
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {
@@ -157,10 +183,13 @@ import Testing
       ["run", "--quiet", "--manifests", app.path],
       input: ":load \(app.path)/refused.json\n:load \(app.path)/again.json\n")
     #expect(result.status == 0, "\(result.stderr)")
-    let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    let lines = result.stdout.split(separator: "\n")
+    let errors = lines.filter { $0.hasPrefix("error:") }
     try #require(errors.count == 2, "\(result.stdout)")
     #expect(errors[0].contains("plugin refused") && errors[0].contains("/etc/passwd"))
-    #expect(errors[1].contains("'Nope.T'") && !errors[1].contains("plugin refused"), "\(errors[1])")
+    // The second, a manifest problem at its place: the type is not found.
+    #expect(errors[1] == "error: 1 manifest problem:", "\(result.stdout)")
+    #expect(lines.last?.contains("module type 'Nope.T' not found") == true, "\(result.stdout)")
   }
 
   @Test func loadListsEachManifestProblemOnItsOwnLine() throws {
