@@ -85,7 +85,7 @@ import Testing
     #expect(lines[3...] == ["y            running", "x            running"], "\(lines)")
   }
 
-  /// A file whose second module names a type its plugin does not have is refused before any
+  /// A file whose second module names a type the host does not have is refused before any
   /// module of it is set up, with the manifest position: the first was set up, started and
   /// withdrawn, and the error ("type … not found (is its target linked into the host?)") named
   /// no file.
@@ -95,8 +95,7 @@ import Testing
     let app = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
       "two.json": #"{"schemaVersion": 1, "modules": [\#(module), "name": "a", "#
-        + #""type": "FaultPlugin.FaultModule"}, \#(module), "name": "b", "#
-        + #""type": "FaultPlugin.Nope"}]}"#,
+        + #""type": "FaultPlugin.FaultModule"}, {"name": "b", "type": "Tags.Nope"}]}"#,
     ])
     let result = try HostProcess.run(
       ["run", "--quiet", app.path], input: ":load \(app.path)/two.json\n:modules\n")
@@ -105,7 +104,8 @@ import Testing
     #expect(lines.first == "error: 1 manifest problem:", "\(lines)")
     #expect(
       lines.contains {
-        $0.hasPrefix("  \(app.path)/two.json:1:") && $0.contains("FaultPlugin.Nope")
+        $0.hasPrefix("  \(app.path)/two.json:1:")
+          && $0.contains("module type 'Tags.Nope' not found")
       },
       "\(lines)")
     #expect(!result.stderr.contains("fault a: setUp"), "a was set up: \(result.stderr)")
