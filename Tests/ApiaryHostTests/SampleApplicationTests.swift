@@ -212,6 +212,23 @@ import Testing
     }
   }
 
+  /// A fallback target no module declares gets a note (it may be registered in code, so it is
+  /// not a problem): a typo showed only as "no fallback handled the call" on the first call.
+  @Test func aFallbackTargetNoModuleDeclaresGetsANote() throws {
+    let copy = HostProcess.temporaryDirectory().appendingPathComponent("Manifests")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: HostProcess.manifests), to: copy)
+    let app = copy.appendingPathComponent("app.json")
+    try String(contentsOf: app, encoding: .utf8)
+      .replacingOccurrences(of: #""target": "diagnostics""#, with: #""target": "diagnostcs""#)
+      .write(to: app, atomically: true, encoding: .utf8)
+    let result = try HostProcess.run(["validate", copy.path])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(
+      result.stderr.contains(
+        "note: the application's fallback names target 'diagnostcs', which no module declares "
+          + "(did you mean 'diagnostics'?)"), "\(result.stderr)")
+  }
+
   /// `generate` reads the manifests alone: a plugin library that is missing (not built yet)
   /// still gets its target's client. The search client was left out, and the command said ok.
   @Test func generateNeedsNoBuiltPlugin() throws {

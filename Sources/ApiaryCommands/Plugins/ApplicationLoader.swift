@@ -76,7 +76,22 @@ struct ApplicationLoader {
         application: set.application, modules: set.modules, files: set.files)
       throw failure
     }
+    if let note = Self.undeclaredFallback(application, modules) { notes.append(note) }
     return (application, modules, set.files, index)
+  }
+
+  /// A note when the application's fallback names a target no enabled module declares: it may
+  /// be registered in code, so it is not a problem, but a typo shows only as "no fallback
+  /// handled the call".
+  static func undeclaredFallback(_ application: ApplicationManifest, _ modules: [ModuleManifest])
+    -> String?
+  {
+    guard let fallback = application.fallback else { return nil }
+    let targets = modules.filter(\.isEnabled).flatMap { $0.targets.map(\.name) }
+    guard !targets.contains(fallback.target) else { return nil }
+    return "the application's fallback names target '\(fallback.target)', which no module "
+      + "declares\(Suggestion.hint(for: fallback.target, in: targets)); unless a module "
+      + "registers it in code, no call falls back"
   }
 
   /// The modules of one more module file (`:load`), gated and loaded like those at boot. Every
