@@ -48,6 +48,17 @@ import Testing
     }
   }
 
+  /// A restart under way is named as such: the status read "restarting, 0 restarts" during
+  /// the first one.
+  @Test func aRestartUnderWayIsNamed() {
+    #expect(
+      SupervisorStatus(state: .restarting, restarts: 0, lastExit: .exited(3)).description
+        == "restarting, restart 1 under way, last exit: exited with status 3")
+    #expect(
+      SupervisorStatus(state: .running, pid: 7, restarts: 1).description
+        == "running, pid 7, 1 restart")
+  }
+
   @Test func crashWithPolicyNeverFailsTheModule() async throws {
     let log = EventLog()
     let launcher = Launcher(["kill -SEGV $$"])

@@ -3,6 +3,8 @@
 /// ```swift
 /// SupervisorStatus(state: .running, pid: 4242, restarts: 1, lastExit: .signaled(11)).description
 /// // "running, pid 4242, 1 restart, last exit: killed by signal 11 (SIGSEGV)"
+/// SupervisorStatus(state: .restarting, restarts: 0, lastExit: .exited(3)).description
+/// // "restarting, restart 1 under way, last exit: exited with status 3"
 /// ```
 package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   package enum State: String, Sendable, Hashable, CustomStringConvertible {
@@ -36,7 +38,11 @@ package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   package var description: String {
     var parts = [state.rawValue]
     if let pid { parts.append("pid \(pid)") }
-    parts.append(restarts == 1 ? "1 restart" : "\(restarts) restarts")
+    // Restarting, the count is of restarts done: the one under way is named instead.
+    parts.append(
+      state == .restarting
+        ? "restart \(restarts + 1) under way"
+        : restarts == 1 ? "1 restart" : "\(restarts) restarts")
     if let lastExit { parts.append("last exit: \(lastExit)") }
     return parts.joined(separator: ", ")
   }
