@@ -111,6 +111,23 @@ import Testing
     #expect(!result.stderr.contains("fault a: setUp"), "a was set up: \(result.stderr)")
   }
 
+  /// `:load` of the application manifest says it is one: it listed each application key as
+  /// unknown to a module file.
+  @Test func loadingTheApplicationManifestSaysWhatItIs() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Empty", "scheme": "empty", "modules": []}"#
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load \(app.path)/app.json\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == [
+        "error: 1 manifest problem:",
+        "  \(app.path)/app.json: an application manifest (it has \"scheme\"); ':load' takes a "
+          + "module manifest, a file of \"modules\" like those the application's \"modules\" names",
+      ], "\(result.stdout)")
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {

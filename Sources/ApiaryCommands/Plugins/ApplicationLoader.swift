@@ -98,7 +98,20 @@ struct ApplicationLoader {
   /// module of a refused plugin is refused, optional or not.
   mutating func load(file: String) throws(Failure) -> [ModuleManifest] {
     let set = ManifestLoader(catalog: catalog).decodeModules(file: file)
-    guard set.problems.isEmpty else { throw Failure(manifestProblems: set.problems) }
+    guard set.problems.isEmpty else {
+      // An application manifest given by mistake gets that said, not each key it has.
+      let isApplication = set.problems.contains {
+        $0.kind == .unknownKey && $0.location.keyPath == "scheme"
+      }
+      throw Failure(
+        manifestProblems: isApplication
+          ? [
+            ManifestProblem(
+              .invalidValue, at: SourceLocation(file: file),
+              "an application manifest (it has \"scheme\"); ':load' takes a module manifest, a "
+                + "file of \"modules\" like those the application's \"modules\" names")
+          ] : set.problems)
+    }
     var failure = Failure()
     let required = set.modules.map { module in
       var module = module
