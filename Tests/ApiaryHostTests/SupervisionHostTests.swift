@@ -464,6 +464,30 @@ import Testing
     #expect(line?.contains("module 'refuser' failed") == false, "\(result.stdout)")
   }
 
+  /// `:restart` keeps no descriptor of the child it replaced: each restart kept the write end
+  /// of the old child's standard input (250 restarts, 251 more descriptors).
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func restartsKeepNoDescriptorsOfTheChildrenTheyReplaced() throws {
+    let directory = try Self.application([Self.pythonModule("faulty", script: Self.faulty.path)])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    func descriptors() -> Int {
+      let path = "/proc/\(host.process.processIdentifier)/fd"
+      return (try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? -1
+    }
+    func restart() {
+      Self.send(host, ":restart faulty")
+      _ = Self.readLine(host, &output) { $0.hasPrefix("restarted 'faulty'") }
+    }
+    restart()
+    let before = descriptors()
+    for _ in 0..<10 { restart() }
+    let after = descriptors()
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(before > 0 && after == before, "descriptors: \(before) before, \(after) after")
+  }
+
   /// A `:restart` that fails leaves the module listed as failed, with the reason, and a later
   /// `:restart` of the fixed code brings it back. The module vanished: `:modules` left it out,
   /// and `:restart` said it was not running.

@@ -38,6 +38,12 @@ extension ProcessModule {
   /// A new child for a restart: the module's command again (so a rebuilt plugin library is
   /// loaded), then the handshake and `setUp`, `start` and `ready`, as at boot.
   private func relaunch(_ context: ModuleContext) async throws -> SupervisedChild {
+    // A `:restart` ended the old child but left its link: close the host's end of its input,
+    // as the crash path does, or every restart keeps one descriptor.
+    if let old = ProcessLink.of(context) {
+      old.connection.closeOutput()
+      ProcessLink.set(nil, for: context)
+    }
     let child = try ChildLauncher.launch(context.manifest.command ?? [], module: context.name)
     guard let process = child as? ChildProcess else {
       child.terminate(grace: .zero)
