@@ -20,7 +20,7 @@ enum NotFoundHint {
       return Suggestion.hint(for: name, in: await kernel.moduleStates.map(\.name))
     }
     if case .targetNotFound(let target, _)? = (error as? MediatorError)?.details,
-      let module = kernel.plan.modules.first(where: { module in
+      let module = await kernel.manifests.first(where: { module in
         module.targets.contains { $0.name == target }
           || RefusedPluginModule.declaredTargets(of: module).contains(target)
       }),

@@ -115,9 +115,9 @@ struct Session {
   /// whose child failed for good is set up, started and readied again like a `:load`ed one; if
   /// that fails, it stays failed (``Kernel/restart(_:)``).
   private func restart(_ name: String) async -> String {
+    let manifest = await kernel.manifest(of: name)
     if let supervisor = ProcessSupervision.supervisor(of: name) {
-      let grace = Duration.manifestSeconds(
-        kernel.plan.modules.first { $0.name == name }?.startTimeout ?? 10)
+      let grace = Duration.manifestSeconds(manifest?.startTimeout ?? 10)
       do {
         let child = try await supervisor.restart(grace: grace)
         return "restarted '\(name)': pid \(child.process.pid)"
@@ -127,8 +127,7 @@ struct Session {
     }
     let state = await kernel.state(of: name)
     guard state != nil else { return "error: no module named '\(name)'" }
-    guard let manifest = kernel.plan.modules.first(where: { $0.name == name }),
-      manifest.placement == .process
+    guard let manifest, manifest.placement == .process
     else { return "error: '\(name)' is not a module placed in a child process" }
     switch state {
     case .failed?, .failedWhileRunning?: break

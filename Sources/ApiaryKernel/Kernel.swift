@@ -45,6 +45,9 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
+  /// The manifest of each module added at run time, by name, kept when it fails or is removed
+  /// (``manifest(of:)``).
+  private var added: [String: ModuleManifest] = [:]
   private var states: ModuleTable
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
@@ -124,6 +127,18 @@ public actor Kernel {
   /// Every planned or added module with its state, in boot order.
   package var moduleStates: [(name: String, state: ModuleState)] {
     order.compactMap { name in states[name].map { (name, $0) } }
+  }
+
+  /// The manifest of the module `name`, planned or added at run time, also once it failed or
+  /// was removed; nil when no module had that name.
+  package func manifest(of name: String) -> ModuleManifest? {
+    added[name] ?? plan.positions[name].map { plan.modules[$0] }
+  }
+
+  /// The manifests of every planned module, then of every one added at run time (not
+  /// planned).
+  package var manifests: [ModuleManifest] {
+    plan.modules + added.values.filter { plan.positions[$0.name] == nil }
   }
 
   /// The state of one module, or nil when no module has that name.
@@ -674,6 +689,7 @@ public actor Kernel {
     where states[dependency] != .running && states[dependency] != .dormant {
       throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
     }
+    added[manifest.name] = manifest
     var required = manifest
     required.isOptional = false  // report failures to the caller instead of marking them
     place(required)

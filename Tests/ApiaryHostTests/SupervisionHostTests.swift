@@ -488,6 +488,30 @@ import Testing
     #expect(before > 0 && after == before, "descriptors: \(before) before, \(after) after")
   }
 
+  /// A process-placed module added with `:load` whose child failed for good is restarted as one
+  /// planned at boot: `:restart` said it was "not a module placed in a child process", since only
+  /// the boot plan's manifests were looked at.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aLoadedProcessModuleCanBeRestarted() throws {
+    let directory = try Self.application([])
+    let extra = directory.appendingPathComponent("extra.json")
+    try
+      #"{"schemaVersion": 1, "modules": [\#(Self.pythonModule("late", script: Self.faulty.path))]}"#
+      .write(to: extra, atomically: true, encoding: .utf8)
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    var output = ""
+    Self.send(host, ":load \(extra.path)")
+    #expect(Self.readLine(host, &output) { $0 == "loaded 'late'" } != nil, "\(output)")
+    Self.send(host, "faults://late/crash?how=exit")
+    #expect(host.waitForError("apiary: module 'late' failed"))
+    Self.send(host, ":restart late")
+    Self.send(host, "faults://late/version")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = (output + result.stdout).split(separator: "\n").map(String.init)
+    #expect(Array(lines.suffix(2)) == ["restarted 'late'", #""one""#], "\(lines)")
+  }
+
   /// A `:restart` that fails leaves the module listed as failed, with the reason, and a later
   /// `:restart` of the fixed code brings it back. The module vanished: `:modules` left it out,
   /// and `:restart` said it was not running.
