@@ -20,8 +20,8 @@ struct Session {
       return [await restart(words[1])]
     case ("remove", 2):
       do {
-        try await kernel.remove(words[1])
-        return ["removed '\(words[1])'"]
+        let failure = try await kernel.remove(words[1])
+        return ["removed '\(words[1])'" + (failure.map { " (its tearDown failed: \($0))" } ?? "")]
       } catch {
         return ["error: \(error)\(await NotFoundHint.text(for: error, in: kernel))"]
       }

@@ -47,7 +47,7 @@ public actor Kernel {
   private var loaded: [String: Loaded] = [:]
   /// The manifest of each module added at run time, by name, kept when it fails or is removed
   /// (``manifest(of:)``).
-  private var added: [String: ModuleManifest] = [:]
+  private var addedManifests: [String: ModuleManifest] = [:]
   private var states: ModuleTable
   /// Names in the order their `start` finished; teardown runs in reverse.
   private var startOrder: [String] = []
@@ -132,13 +132,13 @@ public actor Kernel {
   /// The manifest of the module `name`, planned or added at run time, also once it failed or
   /// was removed; nil when no module had that name.
   package func manifest(of name: String) -> ModuleManifest? {
-    added[name] ?? plan.positions[name].map { plan.modules[$0] }
+    addedManifests[name] ?? plan.positions[name].map { plan.modules[$0] }
   }
 
   /// The manifests of every planned module, then of every one added at run time (not
   /// planned).
   package var manifests: [ModuleManifest] {
-    plan.modules + added.values.filter { plan.positions[$0.name] == nil }
+    plan.modules + addedManifests.values.filter { plan.positions[$0.name] == nil }
   }
 
   /// The state of one module, or nil when no module has that name.
@@ -596,7 +596,10 @@ public actor Kernel {
   }
 
   /// Runs `tearDown` of each named module, in the order given, and marks it stopped.
-  private func tearDownAll(_ names: [String]) async {
+  /// Tears the named modules down; returns what each hook that failed threw, by module.
+  @discardableResult
+  private func tearDownAll(_ names: [String]) async -> [String: any Error] {
+    var failures: [String: any Error] = [:]
     let entries = names.compactMap { loaded[$0] }
     let hooks = entries.map { entry in
       Hook(seconds: entry.manifest.startTimeout) {
@@ -611,11 +614,13 @@ public actor Kernel {
       case .failure(let error):
         report(
           entry.manifest.name, .tearDown, .failed(error), outcome.duration, at: outcome.finishedAt)
+        failures[entry.manifest.name] = error
       }
       states[entry.manifest.name] = .stopped
     }
     let stopped = Set(entries.map(\.manifest.name))
     startOrder.removeAll { stopped.contains($0) }
+    return failures
   }
 
   private func unregister(_ name: String) {
@@ -689,7 +694,7 @@ public actor Kernel {
     where states[dependency] != .running && states[dependency] != .dormant {
       throw .dependencyNotRunning(module: manifest.name, dependency: dependency)
     }
-    added[manifest.name] = manifest
+    addedManifests[manifest.name] = manifest
     var required = manifest
     required.isOptional = false  // report failures to the caller instead of marking them
     place(required)
@@ -737,8 +742,10 @@ public actor Kernel {
 
   /// Tears one running module down and removes everything it registered: its services,
   /// targets, event handlers and interceptors. Refused while running modules depend on it;
-  /// removing a module that is already stopped does nothing.
-  package func remove(_ name: String) async throws(KernelError) {
+  /// removing a module that is already stopped does nothing. Returns what its `tearDown` threw
+  /// when that failed (the module is removed all the same).
+  @discardableResult
+  package func remove(_ name: String) async throws(KernelError) -> (any Error)? {
     await beginChange()
     defer { endChange() }
     guard phase == .running, !stopping else {
@@ -757,7 +764,7 @@ public actor Kernel {
     guard dependents.isEmpty, dormant.isEmpty else {
       throw .moduleInUse(module: name, dependents: dependents, dormant: dormant)
     }
-    await takeOut(name)
+    return await takeOut(name)
   }
 
   /// Sets up, starts and readies again a module that failed (its child process ended for good,
@@ -788,11 +795,14 @@ public actor Kernel {
   }
 
   /// Tears `name` down if it runs and removes everything it registered; it is then stopped.
-  private func takeOut(_ name: String) async {
-    if states[name] == .running { await tearDownAll([name]) }
+  /// Returns what its `tearDown` threw, if it failed.
+  @discardableResult
+  private func takeOut(_ name: String) async -> (any Error)? {
+    let failure = states[name] == .running ? await tearDownAll([name])[name] : nil
     unregister(name)
     states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
     states[name] = .stopped
+    return failure
   }
 
   /// Marks a running module failed while the application runs (its child process ended for

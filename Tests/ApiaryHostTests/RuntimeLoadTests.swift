@@ -128,6 +128,25 @@ import Testing
       ], "\(result.stdout)")
   }
 
+  /// `:remove` of a module whose `tearDown` fails says so: it said "removed" alone, and only
+  /// the timeline on standard error told.
+  @Test func removeSaysWhenTearDownFailed() throws {
+    let library = PluginPackage.faults.library("FaultPlugin").path
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
+      "x.json":
+        #"{"schemaVersion": 1, "modules": [{"name": "x", "type": "FaultPlugin.FaultModule", "#
+        + #""library": "\#(library)", "version": "1.0.0", "config": {"failIn": "tearDown"}}]}"#,
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load \(app.path)/x.json\n:remove x\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == [
+        "loaded 'x'", "removed 'x' (its tearDown failed: fault refused to tearDown)",
+      ], "\(result.stdout)")
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {
