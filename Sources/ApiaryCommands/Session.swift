@@ -122,7 +122,7 @@ struct Session {
         let child = try await supervisor.restart(grace: grace)
         return "restarted '\(name)': pid \(child.process.pid)"
       } catch {
-        return "error: \(error)"
+        return "error: restarting '\(name)' failed: \(error)"
       }
     }
     let state = await kernel.state(of: name)
@@ -137,7 +137,7 @@ struct Session {
       try await kernel.restart(manifest)
       return "restarted '\(name)'"
     } catch {
-      return "error: \(error)"
+      return "error: restarting '\(name)' failed: \(error)"
     }
   }
 

@@ -536,7 +536,9 @@ import Testing
     Self.send(host, ":restart nope")
     let result = try host.finish()
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(refused?.hasPrefix("error: ") == true, "\(String(describing: refused))")
+    #expect(
+      refused?.hasPrefix("error: restarting 'faulty' failed: ") == true,
+      "\(String(describing: refused))")
     #expect(
       listed?.hasPrefix("faulty       failed in setUp: ") == true, "\(String(describing: listed))")
     let lines = (output + result.stdout).split(separator: "\n").map(String.init)
