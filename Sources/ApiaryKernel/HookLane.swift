@@ -168,8 +168,11 @@ final class HookLane: Sendable {
     return true
   }
 
+  /// The entry holds the lane weakly: a lane whose hooks have all run has nothing left to give
+  /// up on, and holding it (its hooks, and what they captured) until the deadline kept every
+  /// lane of a `:load` for the module's `timeout`. A hook still running holds its lane.
   private func watch(until deadline: ContinuousClock.Instant) {
-    Watchdog.shared.arm(at: deadline) { [self] in check(entry: deadline) }
+    Watchdog.shared.arm(at: deadline) { [weak self] in self?.check(entry: deadline) }
   }
 
   private enum Verdict {
