@@ -595,8 +595,8 @@ public actor Kernel {
     }
   }
 
-  /// Runs `tearDown` of each named module, in the order given, and marks it stopped.
-  /// Tears the named modules down; returns what each hook that failed threw, by module.
+  /// Runs `tearDown` of each named module, in the order given, and marks it stopped; returns
+  /// what each `tearDown` that failed threw, by module.
   @discardableResult
   private func tearDownAll(_ names: [String]) async -> [String: any Error] {
     var failures: [String: any Error] = [:]

@@ -107,16 +107,17 @@ extension ManifestLoader {
     validateIndexing(application: application, modules: modules, catalog: catalog).problems
   }
 
-  /// The problems linking `modules` to Swift types through `catalog`: the type names they use,
-  /// then what ``BootCheck`` finds. For modules added to a running application (`:load`), whose
-  /// dependencies are not among them, so they are not cross-checked; the kernel would find the
-  /// same problems, but only once the modules before them in the file had been set up.
+  /// The problems linking the enabled `modules` to Swift types through `catalog`: the type
+  /// names they use, then what ``BootCheck`` finds. Not a cross-check, so it serves modules
+  /// added to a running application (`:load`), whose dependencies are not among them: the
+  /// kernel would find the same problems only once the modules before them had been set up.
   package static func linkProblems(_ modules: [ModuleManifest], catalog: TypeCatalog)
     -> [ManifestProblem]
   {
+    let enabled = modules.filter(\.isEnabled)
     var check = ModuleTypeCheck(catalog: catalog)
-    let names = modules.flatMap { check.problems($0) }
-    return names.isEmpty ? BootCheck.problems(modules, catalog: catalog) : names
+    let names = enabled.flatMap { check.problems($0) }
+    return names.isEmpty ? BootCheck.problems(enabled, catalog: catalog) : names
   }
 
   /// Like ``validate(application:modules:catalog:)``; when there is no problem, also the

@@ -14,7 +14,8 @@ struct GateRun {
     lazy var origin: String = describeOrigin()
     private let describeOrigin: () -> String
     let image: ELFImage?
-    /// The file read: the image's, or a known library's (``init(known:contract:)``).
+    /// The file read: the image's, or a known library's
+    /// (``init(known:origin:descriptor:identity:isCandidate:)``).
     let identity: FileIdentity?
     let descriptor: PluginDescriptor?
     var problems: [PluginProblem]
@@ -79,8 +80,8 @@ struct GateRun {
   var libraries: [Library] = []
   /// Names the loader knows as loaded (`DT_NEEDED` names found, sonames), and at the same
   /// position the library each stands for (``noContract`` for a library without a descriptor,
-  /// which the run does not hold), besides the host's ``HostFacts/loadedLibraries`` (see ``loaded(_:)``). Two
-  /// arrays searched, not a dictionary: a run knows a handful of names, and a dictionary type
+  /// which the run does not hold), besides the host's ``HostFacts/loadedLibraries`` (see
+  /// ``loaded(_:)``). Two arrays searched, not a dictionary: a run knows a handful of names, and a dictionary type
   /// new to the process costs a metadata instantiation on the first load (BENCHMARKS.md).
   var loadedNames: [String] = []
   var loadedAs: [Int] = []
@@ -513,12 +514,11 @@ struct GateRun {
     if !abi.isEmpty { groups.insert(abi, at: 0) }
     let copies = groups.map { group in
       let names = group.map { modules[$0] }
-      let (module, count, example) = (
-        names.count == 1
-          ? "module '\(names[0])'" : "Apiary (modules \(names.joined(separator: ", ")))",
-        group.reduce(0) { $0 + counts[$1] }, group.map { examples[$0] }.min() ?? ""
-      )
       let what = names.count == 1 ? names[0] : "Apiary"
+      let module =
+        names.count == 1 ? "module '\(what)'" : "Apiary (modules \(names.joined(separator: ", ")))"
+      let count = group.reduce(0) { $0 + counts[$1] }
+      let example = group.map { examples[$0] }.min() ?? ""
       let source =
         host.abiModules.contains(names[0])
         ? "Apiary's dynamic library product ('Apiary')"

@@ -98,9 +98,8 @@ enum ValidateCommand: HostCommand {
   private static func linkProblems(_ modules: [ModuleManifest], catalog: TypeCatalog)
     -> [ManifestProblem]
   {
-    let enabled = modules.filter(\.isEnabled)
-    return BootCheck.problems(enabled, catalog: catalog)
-      + WrapperGenerator.nameCollisions(in: enabled.flatMap(\.targets))
+    ManifestLoader.linkProblems(modules, catalog: catalog)
+      + WrapperGenerator.nameCollisions(in: modules.filter(\.isEnabled).flatMap(\.targets))
   }
 
   /// A load gate refusal as a problem of the JSON report, at the manifest entry that names the

@@ -121,8 +121,7 @@ struct ApplicationLoader {
     let modules = resolve(required, opening: true, validated: false, &failure).modules
     guard failure.isEmpty else { throw failure }
     // Before any of them is set up: a type that would not link fails the file at once.
-    failure.manifestProblems = ManifestLoader.linkProblems(
-      modules.filter(\.isEnabled), catalog: catalog)
+    failure.manifestProblems = ManifestLoader.linkProblems(modules, catalog: catalog)
     guard failure.isEmpty else { throw failure }
     return modules
   }

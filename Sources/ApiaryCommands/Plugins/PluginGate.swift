@@ -178,7 +178,8 @@ enum PluginGate {
       + "# machine \(image.machine)\n"
       + "# needs \(image.neededLibraries.joined(separator: ", "))\n"
       + "# entry \(LoadGate.entrySymbol) \(image.defines(LoadGate.entrySymbol) ? "defined" : "missing")"
-    return .success((report, problems.isEmpty && image.isSharedObject))
+    // The gate refuses what is not a shared object too, so its problems say it all.
+    return .success((report, problems.isEmpty))
   }
 
   /// Why `apiary plugin inspect` cannot show a file.
