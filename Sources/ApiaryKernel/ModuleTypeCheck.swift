@@ -21,8 +21,10 @@ struct ModuleTypeCheck {
     return { check.problems($0) }
   }
 
-  /// Every problem with the type names `module` uses, in manifest order.
+  /// Every problem with the type names `module` uses, in manifest order; none for a module
+  /// whose plugin reference is broken (its library was not loaded, for a reported reason).
   mutating func problems(_ module: ModuleManifest) -> [ManifestProblem] {
+    guard !module.namesBrokenPlugin else { return [] }
     var problems: [ManifestProblem] = []
     if let found = requireType(
       module.type, "module", at: ManifestValidator.location(module, ".type"), &problems),

@@ -2,7 +2,9 @@ import ApiarySupport
 
 extension ManifestDecoder {
   /// A module's `library`, `version` and `sha256` (see ``PluginReference``): `version` is
-  /// required with `library` and means nothing without it; `sha256` is 64 hex digits.
+  /// required with `library` and means nothing without it; `sha256` is 64 hex digits. Nil when
+  /// there is no `library`, or when it has problems (reported; the module then
+  /// ``ModuleManifest/namesBrokenPlugin``).
   mutating func pluginReference(_ fields: Fields) -> PluginReference? {
     let library = string(fields, "library")
     let version = string(fields, "version")
@@ -17,6 +19,8 @@ extension ManifestDecoder {
       }
     }
     guard let library, let libraryNode = fields["library"] else {
+      // A `library` that is not a string is reported as such: the others are not misplaced.
+      guard fields["library"] == nil else { return nil }
       for key in ["version", "sha256"] {
         if let node = fields[key] {
           report(

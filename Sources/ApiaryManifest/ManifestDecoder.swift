@@ -200,6 +200,7 @@ struct ManifestDecoder {
       source: location(path, node), activation: activation, activationEvents: activationEvents,
       placement: placement, command: command, restart: restart, healthCheck: healthCheck)
     if dependencyIndices != nil { module.dependencyIndices = dependencyIndices }
+    if plugin == nil, fields["library"] != nil { module.namesBrokenPlugin = true }
     return module
   }
 

@@ -125,6 +125,13 @@ package struct ModuleManifest: Sendable, Hashable {
   /// Whether ``plugin`` is set, asked without copying the reference: boot asks it of every
   /// module, and a copy of even an empty one reads its whole width.
   package var namesPlugin: Bool { storage.namesPlugin }
+  /// Whether the manifest names a plugin library whose reference has problems (reported when
+  /// it was decoded), so ``plugin`` is nil: the module's types are in a library that is not
+  /// loaded, and are not reported missing as well.
+  package var namesBrokenPlugin: Bool {
+    get { storage.fields.namesBrokenPlugin }
+    set { update { $0.namesBrokenPlugin = newValue } }
+  }
   /// The index in the manifest's `dependencies` of each of ``dependencies``, when entries that
   /// are not strings were left out (each reported); nil when none were.
   package var dependencyIndices: [Int]? {
@@ -231,6 +238,7 @@ package struct ModuleManifest: Sendable, Hashable {
     var restart: RestartPolicy
     var healthCheck: HealthCheckManifest?
     var dependencyIndices: [Int]?
+    var namesBrokenPlugin = false
   }
 
   /// Immutable, so reading a field needs no exclusivity check; a change makes a new one.

@@ -93,4 +93,26 @@ import Testing
     #expect(set.modules.map { $0.plugin?.library } == [nil, "libb.so", nil])
     #expect(set.modules[1].plugin?.sha256 == nil)
   }
+
+  /// A module whose `library` cannot be used (no `version`, or not a string) gets that problem
+  /// alone: its types are in the library, which was never loaded, so they are not reported
+  /// "not found" as well, nor its `version` as misplaced.
+  @Test func aBrokenLibraryReferenceIsTheOnlyProblem() {
+    let set = decodeModules(
+      """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "A.AModule", "library": "liba.so",
+         "targets": [{"name": "a", "type": "A.ATarget"}]},
+        {"name": "b", "type": "B.BModule", "library": 42, "version": "1.0.0",
+         "services": [{"protocol": "B.Service", "implementation": "B.Implementation"}]}]}
+      """)
+    let problems =
+      set.problems
+      + ManifestLoader.validate(application: nil, modules: set.modules, catalog: TypeCatalog())
+    let text = problems.map(\.description)
+    #expect(text.count == 2, "\(text)")
+    #expect(text.first?.contains(":2:3 modules[0]: missing required key 'version'") == true)
+    #expect(text.last?.contains("modules[1].library: expected string, found integer 42") == true)
+    #expect(set.modules.map(\.namesBrokenPlugin) == [true, true])
+  }
 }
