@@ -1,11 +1,11 @@
 /// Just enough of Swift's symbol mangling to tell which module *declares* a type or protocol
-/// whose descriptor a library defines.
+/// whose descriptor a library defines, and which module a symbol a library needs belongs to.
 ///
 /// A library that defines `$s6Apiary6KernelCMn` (the nominal type descriptor of `Apiary.Kernel`)
 /// holds a copy of module `Apiary`. A library that only extends `Kernel` defines symbols that
 /// also start with `$s6Apiary` (`$s6Apiary6KernelC5NotesE4moreSiyF`), but never a descriptor
 /// without an extension marker (`E`), so only descriptors count.
-enum SwiftMangling {
+package enum SwiftMangling {
   /// The module that declares the type (`…CMn`, `…VMn`, `…OMn`) or protocol (`…Mp`) whose
   /// descriptor `symbol` names, or `nil` for any other symbol.
   static func declaringModule(ofDescriptor symbol: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
@@ -25,6 +25,18 @@ enum SwiftMangling {
         return nil  // E (an extension in another module) and everything else
       }
     }
+  }
+
+  /// The module a Swift symbol starts with: `TagKit` for `$s6TagKit8LabelerMp` (its protocol
+  /// descriptor) or `$s6TagKit4NoteV5titleSSvg` (a getter); nil for a symbol that is not
+  /// Swift's, or whose module name is not spelled out.
+  package static func module(of symbol: String) -> String? {
+    let bytes = ArraySlice(symbol.utf8)
+    var cursor = bytes.startIndex + 2
+    guard bytes.starts(with: [0x24, 0x73]), bytes.dropFirst(2).first != 0x30,  // "$s", not "0"
+      let module = identifier(in: bytes, at: &cursor)
+    else { return nil }
+    return String(decoding: module, as: UTF8.self)
   }
 
   /// Skips one identifier at `cursor` and returns its characters (for a plain `<len><chars>`

@@ -18,19 +18,20 @@ enum CPlugin {
     return facts.split(separator: "\n").map(String.init)
   }()
 
-  /// Compiles `lib<name>.so` in `directory`: descriptor `plugin <name>`, `version 1.0.0` and
+  /// Compiles `lib<name>.so` in `directory`: descriptor `plugin <name>`, `version <version>` and
   /// `lines`, after the host's facts with `replacing` (`["configuration": "release"]`) applied;
   /// an `apiary_plugin_entry` that returns null; and `source`; `flags` go to `cc` (libraries to
   /// link, a RUNPATH).
   static func library(
-    _ name: String, lines: [String], replacing: [String: String] = [:], source: String = "",
-    flags: [String] = [], in directory: URL
+    _ name: String, version: String = "1.0.0", lines: [String],
+    replacing: [String: String] = [:], source: String = "", flags: [String] = [],
+    in directory: URL
   ) throws -> URL {
     let header = hostFacts.map { line in
       let key = String(line.prefix { $0 != " " })
       return replacing[key].map { "\(key) \($0)" } ?? line
     }
-    let descriptor = (["descriptor 1"] + header + ["plugin \(name)", "version 1.0.0"] + lines)
+    let descriptor = (["descriptor 1"] + header + ["plugin \(name)", "version \(version)"] + lines)
       .map { $0 + "\\n" }.joined()
     let text = """
       __attribute__((used, section("apiary_plugin")))
@@ -58,5 +59,12 @@ enum CPlugin {
   /// that linked that type's module statically defines it.
   static func swiftSymbol(_ mangled: String, _ cName: String) -> String {
     "const char \(cName)[] __asm__(\"\(mangled)\") = {1};\n"
+  }
+
+  /// A C reference to the Swift symbol `mangled`, which the loader must bind when the library
+  /// is opened, as a library that uses that declaration of another module needs it.
+  static func swiftReference(_ mangled: String, _ cName: String) -> String {
+    "extern const char \(cName) __asm__(\"\(mangled)\");\n"
+      + "const void *\(cName)_use = &\(cName);\n"
   }
 }

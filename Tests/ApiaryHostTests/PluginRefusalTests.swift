@@ -86,6 +86,56 @@ import Testing
     #expect(kit < needs, "the contract library's problem comes first ('see … above')")
   }
 
+  /// Two copies of the contract library `TagKit`, 1.0.0 and 2.0.0 (which adds `Labeler2`), each
+  /// in its own directory with a plugin linked against it; neither plugin has a `requires` line.
+  /// The loader binds the second plugin's `libTagKit.so` to the copy the first brought in, so it
+  /// fails in `dlopen`: the error names the plugin, the contract library, the copy loaded (path,
+  /// version, which plugin brought it in), what to do, and keeps dlerror's text. It said only
+  /// `cannot open: …: undefined symbol: $s6TagKit8Labeler2Mp`.
+  @Test func aPluginBuiltAgainstAnotherContractVersionSaysWhichCopyIsLoaded() throws {
+    let old = HostProcess.temporaryDirectory()
+    let new = HostProcess.temporaryDirectory()
+    let labeler = CPlugin.swiftSymbol("$s6TagKit8LabelerMp", "labeler")
+    let labeler2 = "$s6TagKit8Labeler2Mp"
+    let soname = "-Wl,-soname,libTagKit.so"
+    let kit = try CPlugin.library(
+      "TagKit", lines: [], source: labeler, flags: [soname], in: old)
+    _ = try CPlugin.library(
+      "TagKit", version: "2.0.0", lines: [],
+      source: labeler + CPlugin.swiftSymbol(labeler2, "labeler2"), flags: [soname], in: new)
+    func user(_ name: String, _ source: String, in directory: URL) throws -> URL {
+      try CPlugin.library(
+        name, lines: ["module \(name).UserModule"], source: source,
+        flags: ["-L\(directory.path)", "-Wl,--no-as-needed", "-lTagKit", "-Wl,-rpath,$ORIGIN"],
+        in: directory)
+    }
+    let first = try user("OldUser", CPlugin.swiftReference("$s6TagKit8LabelerMp", "l"), in: old)
+    let second = try user("NewUser", CPlugin.swiftReference(labeler2, "l2"), in: new)
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Kit", "scheme": "kit"}"#,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "old", "type": "OldUser.UserModule", "library": "\(first.path)",
+         "version": "1.0.0"},
+        {"name": "new", "type": "NewUser.UserModule", "library": "\(second.path)",
+         "version": "1.0.0"}]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    let line = try #require(
+      result.stdout.split(separator: "\n").first { $0.contains(second.path) }, "\(result.stdout)")
+    for part in [
+      "plugin refused: \(second.path): cannot open: the plugin needs \(labeler2) (protocol "
+        + "descriptor for TagKit.Labeler2) from contract library 'TagKit', which the copy this "
+        + "process loads lacks: '\(kit.path)' (TagKit 1.0.0, loaded first with '\(first.path)')",
+      "Rebuild it against TagKit 1.0.0, or add 'requires TagKit RANGE'",
+      "(dlopen: \(second.path): undefined symbol: \(labeler2))",
+    ] {
+      #expect(line.contains(part), "\(part) in \(line)")
+    }
+  }
+
   @Test func pluginWithItsOwnContractLibraryIsRefused() throws {
     try expectBothRefuse(
       "split", "SplitPlugin.SplitModule", Self.split,

@@ -32,4 +32,15 @@ import Testing
     #expect(module("$s6Apiary") == nil)
     #expect(module("$s6Apiary0") == nil)
   }
+
+  /// The module a symbol a library needs belongs to, named in a `dlopen` failure.
+  @Test func aSymbolNamesItsModule() {
+    #expect(SwiftMangling.module(of: "$s6TagKit8Labeler2Mp") == "TagKit")
+    #expect(SwiftMangling.module(of: "$s11NotebookKit4NoteV5titleSSvg") == "NotebookKit")
+    #expect(SwiftMangling.module(of: "$sSS5countSivg") == nil)  // the standard library's
+    #expect(SwiftMangling.module(of: "$s0A3Kit") == nil)  // not spelled out
+    #expect(SwiftMangling.module(of: "apiary_plugin_entry") == nil)
+    #expect(SwiftMangling.module(of: "$s") == nil)
+    #expect(SwiftMangling.module(of: "$s99Tag") == nil)
+  }
 }

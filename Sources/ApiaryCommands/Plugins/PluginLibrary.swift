@@ -82,7 +82,11 @@ enum PluginLibrary {
           + "\(accepted.identity), found \(now); load it again to check the new file")
     }
     guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-      throw LoadError(description: "\(path): cannot open: \(lastError())")
+      let reason = lastError()
+      // A contract library's symbol missing from the copy loaded is explained; the rest is
+      // dlerror's.
+      let missing = MissingContractSymbol(dlerror: reason, accepted: accepted, opened: opened)
+      throw LoadError(description: missing?.description ?? "\(path): cannot open: \(reason)")
     }
     // Mapped for good, whatever follows: later gate runs must see it.
     record.withLock { opened in
