@@ -84,6 +84,46 @@ import Testing
     #expect((refusal["message"] as? String)?.hasPrefix("plugin refused: ") == true)
   }
 
+  /// A refusal carries the gate's fields apart: `found` is what the library holds, the hint is
+  /// in `hint`, and `refusal` names the gate's kind, plugin, library, field and descriptor line
+  /// (`found` held the hint: the gate's problem was flattened to text before the report). A
+  /// manifest problem has a null `hint` and `refusal`.
+  @Test func aPluginRefusalCarriesTheGatesFieldsApart() throws {
+    let library = PluginGateTests.library("LoggingPlugin").path
+    let directory = try HostProcess.manifests([
+      "app.json": BrokenManifestTests.app,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "a", "type": "LoggingPlugin.LoggingModule", "optional": true,
+         "library": "\(library)", "version": "9.9.9"},
+        {"name": "b", "type": "LoggingPlugin.LoggingModule", "priorty": 1}
+      ]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", directory.path, "--format", "json"])
+    #expect(result.status == 1)
+    let problems = try #require(try Self.document(result)["problems"] as? [[String: Any]])
+    let refusal = try #require(
+      problems.first { $0["refusal"] is [String: Any] }, "\(result.stdout)")
+    #expect(refusal["expected"] as? String == "9.9.9")
+    #expect(refusal["found"] as? String == "1.0.0")
+    #expect(
+      refusal["hint"] as? String
+        == "the manifest's version differs from the library's; update the manifest or rebuild "
+        + "the plugin")
+    let fields = try #require(refusal["refusal"] as? [String: Any])
+    #expect(fields["kind"] as? String == "manifestMismatch")
+    #expect(fields["plugin"] as? String == "LoggingPlugin")
+    #expect(fields["library"] as? String == library)
+    #expect(fields["field"] as? String == "version")
+    #expect(fields["descriptorLine"] is Int)
+    let message = try #require(refusal["message"] as? String)
+    #expect(message.hasPrefix("plugin refused: LoggingPlugin: library '\(library)'"))
+    #expect(message.hasSuffix("expected 9.9.9, found 1.0.0 (\(refusal["hint"] as? String ?? ""))"))
+    let unknown = try #require(problems.first { $0["kind"] as? String == "unknownKey" })
+    #expect(unknown["hint"] is NSNull && unknown["refusal"] is NSNull, "\(unknown)")
+  }
+
   @Test func planListsModulesInBootOrder() throws {
     let result = try HostProcess.run(["plan", HostProcess.manifests, "--format", "json"])
     #expect(result.status == 0, "\(result.stderr)")

@@ -20,7 +20,8 @@ enum ValidateCommand: HostCommand {
     OPTIONS:
       --manifests DIR   the same as DIR
       --format FORMAT   text (default) or json (schema in docs/json-output.md); plugin
-                        refusals are problems whose message starts "plugin refused:"
+                        refusals are problems whose message starts "plugin refused:", the
+                        load gate's fields in their "refusal" and "hint"
     """
   static let options: Set<String> = [OutputFormat.option]
 
@@ -73,6 +74,7 @@ enum ValidateCommand: HostCommand {
   /// The same checks, as one JSON document on standard output; the same exit status.
   private static func json(directory: String, loader: inout ApplicationLoader) -> Int32 {
     var set = ManifestSet()
+    var refusals: [ValidationReport.Refusal] = []
     do {
       let loaded = try loader.load(directory: directory)
       set = ManifestSet(
@@ -80,16 +82,21 @@ enum ValidateCommand: HostCommand {
     } catch {
       set = error.read
       set.problems = error.manifestProblems
-      set.problems += error.pluginProblems.map { refusal($0, in: directory) }
+      refusals = error.pluginProblems.map { refusal($0, in: directory) }
     }
-    set.problems += loader.notices.map { refusal($0, in: directory) }
-    if set.problems.isEmpty { set.problems += linkProblems(set.modules, catalog: loader.catalog) }
+    refusals += loader.notices.map { refusal($0, in: directory) }
+    if set.problems.isEmpty && refusals.isEmpty {
+      set.problems += linkProblems(set.modules, catalog: loader.catalog)
+    }
     var planError: PlanError?
-    if set.problems.isEmpty {
+    if set.problems.isEmpty && refusals.isEmpty {
       do { _ = try BootPlan(modules: set.modules) } catch { planError = error }
     }
-    Output.out(ValidationReport.json(directory: directory, set: set, planError: planError))
-    let valid = set.problems.isEmpty && set.application != nil && planError == nil
+    Output.out(
+      ValidationReport.json(
+        directory: directory, set: set, refusals: refusals, planError: planError))
+    let valid =
+      set.problems.isEmpty && refusals.isEmpty && set.application != nil && planError == nil
     return valid ? ExitStatus.success : ExitStatus.failure
   }
 
@@ -102,13 +109,20 @@ enum ValidateCommand: HostCommand {
       + WrapperGenerator.nameCollisions(in: modules.filter(\.isEnabled).flatMap(\.targets))
   }
 
-  /// A load gate refusal as a problem of the JSON report, at the manifest entry that names the
-  /// library (else at the manifests directory).
+  /// A load gate refusal for the JSON report, at the manifest entry that names the library
+  /// (else at the manifests directory), with the gate's own fields.
   private static func refusal(_ refusal: ApplicationLoader.Refusal, in directory: String)
-    -> ManifestProblem
+    -> ValidationReport.Refusal
   {
-    ManifestProblem(
-      .invalidValue, at: refusal.location ?? SourceLocation(file: directory),
-      "plugin refused: \(refusal)")
+    let gate = refusal.gate.map { problem in
+      ValidationReport.Refusal.Gate(
+        kind: problem.kind.rawValue, plugin: problem.subject, field: problem.field,
+        descriptorLine: problem.line, expected: problem.expected, found: problem.found,
+        hint: problem.hint)
+    }
+    return ValidationReport.Refusal(
+      location: refusal.location ?? SourceLocation(file: directory),
+      message: "plugin refused: \(refusal)", library: refusal.gate?.file ?? refusal.library,
+      gate: gate)
   }
 }

@@ -15,11 +15,14 @@ import ApiaryProcess
 struct ApplicationLoader {
   enum Plugins { case load, gateOnly }
 
-  /// A plugin library the load gate refused, as it refuses one module: the gate's text and
-  /// where the module's manifest names the library (for a JSON report's location).
+  /// A plugin library the load gate refused, as it refuses one module: the gate's text, where
+  /// the module's manifest names the library, the library's path and the gate's own problem
+  /// (file, field, expected, found, hint) when the gate found it, for a JSON report.
   struct Refusal: Sendable, Equatable, CustomStringConvertible {
     let description: String
     var location: SourceLocation?
+    var library: String?
+    var gate: PluginProblem?
   }
 
   /// Every problem that stops the application, printable one per line.
@@ -146,7 +149,8 @@ struct ApplicationLoader {
           failure.pluginProblems.append(
             Refusal(
               description: "\(plugin.path): version: \(origin) expects \(plugin.version), "
-                + "\(first.origin) expects \(first.version)", location: plugin.source))
+                + "\(first.origin) expects \(first.version)", location: plugin.source,
+              library: plugin.path))
         }
         continue
       }
@@ -183,7 +187,7 @@ struct ApplicationLoader {
           try PluginLibrary.open(request, accepted: accepted, into: catalog)
         } catch {
           verdict.accepted.remove(request.path)
-          verdict.problems.append((request.path, error.description))
+          verdict.problems.append((request.path, error.description, nil))
         }
       case false:
         for name in accepted.descriptor.modules {
@@ -199,8 +203,13 @@ struct ApplicationLoader {
         continue
       }
       guard let accepted = verdict.accepted[plugin.path] else {
-        let reasons = verdict.reasons(for: plugin.path)
-        let refusals = reasons.map { Refusal(description: $0, location: plugin.source) }
+        let found = verdict.problems.filter { $0.library == plugin.path }
+        let reasons = found.map(\.text)
+        let refusals = found.map { problem in
+          Refusal(
+            description: problem.text, location: plugin.source, library: plugin.path,
+            gate: problem.gate)
+        }
         if module.isOptional {
           notices += refusals
           result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))

@@ -113,7 +113,7 @@ enum PluginGate {
     let changes = PluginLibrary.changes(requests, opened: opened)
     for (path, _) in changes { verdict.accepted.remove(path) }
     verdict.problems =
-      changes.map { (library: $0.0, text: $0.1) }
+      changes.map { (library: $0.0, text: $0.1, gate: nil) }
       + verdict.problems.filter { problem in
         requests.contains { $0.path == problem.library }
           && !changes.contains { $0.0 == problem.library }
@@ -140,13 +140,13 @@ enum PluginGate {
       let library =
         (requests.first { $0.origin == problem.origin && $0.path == problem.file }
         ?? requests.last { $0.origin == problem.origin })?.path ?? problem.file
-      verdict.problems.append((library, problem.description))
+      verdict.problems.append((library, problem.description, problem))
     }
     // A contract library's own problems go first with each plugin that needs it, since no
     // manifest names the contract library itself.
     let needed = problems.flatMap { problem in
       problem.neededBy.filter { path in requests.contains { $0.path == path } }
-        .map { (library: $0, text: problem.description) }
+        .map { (library: $0, text: problem.description, gate: problem) }
     }
     verdict.problems = needed + verdict.problems
     return verdict

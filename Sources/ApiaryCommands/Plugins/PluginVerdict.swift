@@ -14,8 +14,9 @@ struct PluginRequest: Sendable {
 struct PluginVerdict: Sendable {
   /// The accepted plugins' descriptors by library path.
   var accepted = AcceptedPlugins()
-  /// Every problem, with the library path it refuses.
-  var problems: [(library: String, text: String)] = []
+  /// Every problem, with the library path it refuses, and the gate's own problem when the gate
+  /// found it (nil for a library refused after the gate, e.g. when opening it failed).
+  var problems: [(library: String, text: String, gate: PluginProblem?)] = []
   /// Facts worth saying that refuse nothing (a plugin built in another configuration).
   var notes: [String] = []
 
