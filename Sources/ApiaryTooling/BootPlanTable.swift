@@ -5,12 +5,14 @@ import ApiarySupport
 extension BootPlan {
   /// One line a module: position, name, level, priority, flags (`async`/`sync`, `optional`,
   /// `process` for a module placed in a child process) and dependencies; when some module is
-  /// lazy, also when each wakes (`at boot`, or its triggers). A line an element: a trigger keeps
-  /// a newline from a manifest (an event name) in its line, for the host to escape.
-  package func table() -> [String] {
+  /// lazy or `refused` (an optional module whose plugin the load gate refused, which fails at
+  /// boot), also when each wakes (`at boot`, its triggers, or that it is refused). Every cell
+  /// sits under its heading. A line an element: a trigger keeps a newline from a manifest (an
+  /// event name) in its line, for the host to escape.
+  package func table(refused: [String] = []) -> [String] {
     let width = max(6, modules.map(\.name.count).max() ?? 0)
     let dormant = dormantModules()
-    let lazy = modules.contains(where: \.isLazy)
+    let activation = modules.contains(where: \.isLazy) || !refused.isEmpty
     let dependencies = modules.map {
       $0.dependencies.isEmpty ? "-" : $0.dependencies.joined(separator: ", ")
     }
@@ -18,13 +20,13 @@ extension BootPlan {
       ($0.isAsync ? "async" : "sync ") + ($0.isOptional ? " optional" : "")
         + ($0.placement == .process ? " process" : "")
     }
-    // Without lazy modules, the columns are as they always were; with them, aligned for the
-    // activation column at the end.
-    let dependencyWidth = lazy ? max(10, dependencies.map(\.count).max() ?? 0) : 0
-    let flagWidth = lazy ? flags.map(\.count).max() ?? 5 : 5
+    // Without an activation column, the dependencies end the line and need no padding.
+    let dependencyWidth = activation ? max(10, dependencies.map(\.count).max() ?? 0) : 0
+    let flagWidth = max(5, flags.map(\.count).max() ?? 0)
     var lines = [
       "  #  " + "module".padding(width) + "  level   priority  " + "start".padding(flagWidth)
-        + "  " + (lazy ? "depends on".padding(dependencyWidth) + "  activation" : "depends on")
+        + "  "
+        + (activation ? "depends on".padding(dependencyWidth) + "  activation" : "depends on")
     ]
     for (position, module) in modules.enumerated() {
       let number = String(position + 1)
@@ -33,7 +35,13 @@ extension BootPlan {
         + module.name.padding(width) + "  " + module.level.rawValue.padding(6) + "  "
         + String(module.priority).padding(8) + "  " + flags[position].padding(flagWidth) + "  "
         + dependencies[position].padding(dependencyWidth)
-      if lazy { line += "  " + activation(module, dormant: dormant.contains(module.name)) }
+      if activation {
+        line +=
+          "  "
+          + (refused.contains(module.name)
+            ? "plugin refused: fails at boot"
+            : self.activation(module, dormant: dormant.contains(module.name)))
+      }
       lines.append(line)
     }
     return lines

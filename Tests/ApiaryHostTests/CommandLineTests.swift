@@ -171,6 +171,22 @@ import Testing
     #expect(names == ["logging", "store", "notes", "search"])
   }
 
+  /// An optional module whose plugin the load gate refused is in the plan as refused, and its
+  /// cells are under their headings: its flags pushed its dependencies out of their column, and
+  /// the table did not say it was refused.
+  @Test func planShowsARefusedPluginUnderItsHeadings() throws {
+    let app = try PluginGateTests.application(
+      library: PluginGateTests.library("SearchPlugin").path, version: "9.9.9", optional: true)
+    let result = try HostProcess.run(["plan", app.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("warning: plugin refused: SearchPlugin"), "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n").dropFirst() == [
+        "  #  module  level   priority  start           depends on  activation",
+        "  1  search  normal  0         sync  optional  -           plugin refused: fails at boot",
+      ], "\(result.stdout)")
+  }
+
   @Test func validateAcceptsTheSampleApplication() throws {
     let result = try HostProcess.run(["validate", HostProcess.manifests])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -30,7 +30,7 @@ enum PlanCommand: HostCommand {
       return ExitStatus.success
     }
     Output.out("application '\(kernel.application.name)' (\(kernel.application.environment))")
-    Output.out(lines: kernel.plan.table())
+    Output.out(lines: kernel.plan.table(refused: RefusedPluginModule.names(in: kernel.plan)))
     return ExitStatus.success
   }
 }

@@ -69,7 +69,10 @@ enum RunCommand: HostCommand {
     log(
       "application '\(kernel.application.name)' (\(kernel.application.environment)) from \(directory)"
     )
-    if !quiet { StandardError.print(lines: kernel.plan.table()) }
+    if !quiet {
+      StandardError.print(
+        lines: kernel.plan.table(refused: RefusedPluginModule.names(in: kernel.plan)))
+    }
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: log) {
       let running = await kernel.startedModules.count
       log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")

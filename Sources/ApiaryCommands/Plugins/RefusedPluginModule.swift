@@ -34,9 +34,19 @@ final class RefusedPluginModule: Module {
     return standIn
   }
 
+  /// Whether `module` is a refused module's stand-in (``standIn(for:reasons:)``).
+  static func isStandIn(_ module: ModuleManifest) -> Bool {
+    module.type == _typeName(RefusedPluginModule.self, qualified: true)
+  }
+
+  /// The modules of `plan` whose plugin was refused, for its table.
+  static func names(in plan: BootPlan) -> [String] {
+    plan.modules.filter(isStandIn).map(\.name)
+  }
+
   /// The targets a refused module declared, so a call to one can say why it is not there.
   static func declaredTargets(of module: ModuleManifest) -> [String] {
-    guard module.type == _typeName(RefusedPluginModule.self, qualified: true) else { return [] }
+    guard isStandIn(module) else { return [] }
     return module.config["declaredTargets"]?.arrayValue?.compactMap(\.stringValue) ?? []
   }
 }

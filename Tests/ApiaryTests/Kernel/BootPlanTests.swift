@@ -170,4 +170,43 @@ import Testing
     #expect(table[2].contains("2  alpha"))
     #expect(table[1].hasSuffix("-") && table[2].hasSuffix("beta"))
   }
+
+  /// Every cell starts under its heading, whatever the flags: `sync optional` overflowed the
+  /// start column when no module was lazy, and pushed the dependencies out from under theirs.
+  /// A module whose plugin was refused (its stand-in is eager) says so in the activation
+  /// column, which the table then has; it had no such column, and the refusal showed nowhere.
+  @Test func everyCellStartsUnderItsHeading() throws {
+    var optional = module("search", dependencies: ["notes"])
+    optional.isOptional = true
+    optional.isAsync = true
+    var placed = module("worker")
+    placed.placement = .process
+    let plan = try BootPlan(modules: [module("notes"), optional, placed])
+    for refused in [[], ["search"]] {
+      let table = plan.table(refused: refused)
+      let header = table[0]
+      /// The offset of `heading` in the header, where its cells start.
+      func column(_ heading: String) throws -> Int {
+        let found = try #require(header.range(of: heading), "\(heading) in \(header)")
+        return header.distance(from: header.startIndex, to: found.lowerBound)
+      }
+      let (start, dependencies) = (try column("start"), try column("depends on"))
+      let rows = Dictionary(
+        uniqueKeysWithValues: table.dropFirst().map { ($0.split(separator: " ")[1], $0) })
+      for (name, cells) in [
+        ("notes", ["sync", "-"]), ("search", ["async optional", "notes"]),
+        ("worker", ["sync  process", "-"]),
+      ] {
+        let row = try #require(rows[Substring(name)], "\(table)")
+        #expect(row.dropFirst(start).hasPrefix(cells[0]), "\(table)")
+        #expect(row.dropFirst(dependencies).hasPrefix(cells[1]), "\(table)")
+      }
+      #expect(header.hasSuffix("activation") == !refused.isEmpty, "\(table)")
+      if !refused.isEmpty {
+        let activation = try column("activation")
+        #expect(rows["search"]?.dropFirst(activation) == "plugin refused: fails at boot")
+        #expect(rows["notes"]?.dropFirst(activation) == "eager")
+      }
+    }
+  }
 }
