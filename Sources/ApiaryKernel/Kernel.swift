@@ -770,7 +770,8 @@ public actor Kernel {
   /// Sets up, starts and readies again a module that failed (its child process ended for good,
   /// or an earlier restart failed), in one change: what it left registered is removed and it is
   /// added anew, as by `add(_:)`. When that fails, the module stays listed as failed, so it can
-  /// be restarted once fixed, and the error is thrown.
+  /// be restarted once fixed, and the error is thrown. A module that has not failed is refused
+  /// (``ErrorCode/wrongState``, naming its state and what to do instead).
   package func restart(_ manifest: ModuleManifest) async throws(KernelError) {
     await beginChange()
     defer { endChange() }
@@ -780,8 +781,7 @@ public actor Kernel {
     switch states[manifest.name] {
     case .failed?, .failedWhileRunning?: break
     case nil: throw .unknownModule(manifest.name)
-    case let state?:
-      throw .wrongState(operation: "restart module '\(manifest.name)'", state: "\(state)")
+    case let state?: throw .notFailed(module: manifest.name, state: state)
     }
     await takeOut(manifest.name)
     do {

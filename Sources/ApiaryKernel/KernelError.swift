@@ -58,6 +58,10 @@ extension KernelError {
     Self(code: .wrongState, details: .wrongState(operation: operation, state: state))
   }
 
+  package static func notFailed(module: String, state: ModuleState) -> Self {
+    Self(code: .wrongState, details: .notFailed(module: module, state: state))
+  }
+
   package static func unknownModule(_ name: String) -> Self {
     Self(code: .unknownModule, details: .unknownModule(name))
   }
@@ -99,7 +103,8 @@ extension ErrorCode where Domain == KernelError {
   /// A required module's hook threw or timed out.
   public static var hookFailed: Self { Self("hookFailed") }
 
-  /// The operation needs a state the kernel is not in (for example `add` before `boot`).
+  /// The operation needs a state the kernel, or the module it names, is not in (for example
+  /// `add` before `boot`, or `restart` of a module that has not failed).
   public static var wrongState: Self { Self("wrongState") }
 
   /// No module has that name.
@@ -131,6 +136,8 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
   case hookFailed(module: String, phase: LifecyclePhase, cause: any Error)
   /// The operation needs a state the kernel is not in (for example `add` before `boot`).
   case wrongState(operation: String, state: String)
+  /// `restart` of a module that has not failed.
+  case notFailed(module: String, state: ModuleState)
   /// No module has that name.
   case unknownModule(String)
   /// A module of that name is already loaded.
@@ -163,6 +170,9 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
       "module '\(module)' failed in \(phase): \(cause)"
     case .wrongState(let operation, let state):
       "cannot \(operation) while the kernel is \(state)"
+    case .notFailed(let module, let state):
+      "cannot restart module '\(module)': it is \(state), and only a module that failed is "
+        + "restarted; \(Self.instead(of: state))"
     case .unknownModule(let name): "no module named '\(name)'"
     case .duplicateModule(let name): "a module named '\(name)' is already loaded"
     case .dependencyNotRunning(let module, let dependency):
@@ -174,6 +184,17 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
         + (dormant.isEmpty ? "" : "dormant modules: \(dormant.joined(separator: ", "))")
     case .interrupted(let operation):
       "could not \(operation): shutdown was requested meanwhile"
+    }
+  }
+
+  /// What to do instead of restarting a module in `state`, which has not failed.
+  private static func instead(of state: ModuleState) -> String {
+    switch state {
+    case .running: "to start it anew, remove it and add it again"
+    case .dormant: "it starts on its first trigger"
+    case .stopped: "it was removed: add it again"
+    case .skipped: "once the modules it depends on run, remove it and add it again"
+    default: "wait until it has started or failed"
     }
   }
 }

@@ -110,6 +110,41 @@ import Testing
       await kernel.moduleStates.map(\.name) == ["early", "core", "urgent", "app", "needsApp"])
     await kernel.shutdown()
   }
+
+  /// `restart(_:)` of a module that has not failed is refused naming the module's state and
+  /// what to do; it said "cannot restart module 'base' while the kernel is running", blaming
+  /// the kernel, which was in the state the operation needs.
+  @Test func restartingAModuleThatHasNotFailedSaysItsStateAndWhatToDo() async throws {
+    let journal = Journal.new()
+    let base = Fixture.module("base", journal: journal)
+    let extra = Fixture.module("extra", journal: journal)
+    let kernel = try Fixture.kernel([base, extra])
+    try await kernel.boot()
+    try await kernel.remove("extra")
+    for (module, expected) in [
+      (
+        base,
+        "cannot restart module 'base': it is running, and only a module that failed is "
+          + "restarted; to start it anew, remove it and add it again"
+      ),
+      (
+        extra,
+        "cannot restart module 'extra': it is stopped, and only a module that failed is "
+          + "restarted; it was removed: add it again"
+      ),
+    ] {
+      await #expect {
+        try await kernel.restart(module)
+      } throws: { error in
+        guard let error = error as? KernelError else { return false }
+        #expect(error.description == expected)
+        return error.code == .wrongState
+      }
+    }
+    #expect(await kernel.state(of: "base") == .running)
+    #expect(Journal.read(journal).filter { $0.hasPrefix("base.") }.count == 3, "not restarted")
+    await kernel.shutdown()
+  }
 }
 
 /// A module whose child process ended for good is marked failed while the application runs.
