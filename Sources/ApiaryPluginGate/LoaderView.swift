@@ -12,13 +12,16 @@
 /// ```
 struct LoaderView {
   private static let load: UInt32 = 1, dynamicSegment: UInt32 = 2, tls: UInt32 = 7
+  private static let programHeaders: UInt32 = 6, stack: UInt32 = 0x6474_e551
+  private static let relro: UInt32 = 0x6474_e552
   private static let writable: UInt32 = 2, executable: UInt32 = 1
   private static let hint = "the library is damaged; rebuild the plugin or restore its file"
 
   let file: ByteFile
   let machine: ELFMachine
-  /// The program header table, 56 bytes a header.
+  /// The program header table, 56 bytes a header, and its offset in the file.
   let headers: ArraySlice<UInt8>
+  let headersOffset: Int
   /// Symbols in `.dynsym`, which the hash tables, versions and relocations index.
   let symbolCount: Int
 
@@ -40,7 +43,7 @@ struct LoaderView {
     let view = LoaderView(
       file: file, machine: layout.machine,
       headers: try file.read(offset: start, count: count * 56, what: "program headers"),
-      symbolCount: symbols)
+      headersOffset: start, symbolCount: symbols)
     try view.checkSegments(layout)
   }
 
@@ -53,6 +56,7 @@ struct LoaderView {
 
   private func checkSegments(_ layout: ELFLayout) throws(PluginProblem) {
     var (loads, end, dynamic, tls): (Int, UInt64, Int, Int) = (0, 0, -1, -1)
+    var (programHeaders, relro): (Int, Int) = (-1, -1)
     for index in 0..<headerCount {
       let (offset, address) = (field(index, 8), field(index, 16))
       let (fileSize, memorySize, align) = (field(index, 32), field(index, 40), field(index, 48))
@@ -88,16 +92,49 @@ struct LoaderView {
         }
         dynamic = index
       case Self.tls: tls = index
+      case Self.programHeaders: programHeaders = index
+      case Self.relro: relro = index
+      case Self.stack where flags(index) & Self.executable != 0:
+        throw PluginProblem(
+          .incompatibleBuild, file: file.path, field: "PT_GNU_STACK p_flags",
+          expected: "a stack that is not executable",
+          found: "PF_X, which would make every thread's stack in the host executable",
+          hint: "link the plugin with -z noexecstack, or find the object file that asks for an "
+            + "executable stack: an assembly file without a .note.GNU-stack section")
       default: break
       }
     }
     guard loads > 0 else { throw problem("p_type", "a PT_LOAD segment", "none") }
+    try checkSpecial(programHeaders: programHeaders, relro: relro)
     // Once every segment is known to be inside the file.
     if tls >= 0, field(tls, 32) > 0, offset(of: field(tls, 16), count: field(tls, 32)) == nil {
       throw problem(
         "program header \(tls) p_vaddr", "TLS data inside a loadable segment", "\(field(tls, 16))")
     }
     try checkDynamic(dynamic, layout)
+  }
+
+  /// The program headers the loader finds through `PT_PHDR` (it reads them from memory at that
+  /// address), and the range `PT_GNU_RELRO` has it write-protect after relocating: both inside
+  /// the library's own segments, or the loader reads or protects another library's memory.
+  private func checkSpecial(programHeaders: Int, relro: Int) throws(PluginProblem) {
+    if programHeaders >= 0 {
+      let address = field(programHeaders, 16)
+      guard offset(of: address, count: UInt64(headers.count)) == headersOffset else {
+        throw problem(
+          "PT_PHDR p_vaddr",
+          "the address of the program headers (file offset \(headersOffset)) in a loadable segment",
+          "\(address)")
+      }
+    }
+    if relro >= 0 {
+      let (address, size) = (field(relro, 16), field(relro, 40))
+      guard size == 0 || maps(address, count: size, flags: Self.writable) else {
+        throw problem(
+          "PT_GNU_RELRO p_vaddr, p_memsz", "a range inside a writable loadable segment",
+          "\(size) bytes at \(address)")
+      }
+    }
   }
 
   /// The file offset of `count` bytes at `address`, when a loadable segment holds them in the
@@ -214,8 +251,13 @@ struct LoaderView {
     try checkGNUHash(tags.gnuHash)
     try checkHash(tags.hash)
     try checkVersions(tags, strings: strings)
-    try checkRelocations(tags.rela, size: tags.relasz, "DT_RELA", relative: tags.relacount, tags)
-    try checkRelocations(tags.jmprel, size: tags.pltrelsz, "DT_JMPREL", relative: 0, tags)
+    let (kinds, jumpKinds) =
+      machine == .aarch64
+      ? (Self.aarch64Kinds, Self.aarch64JumpKinds) : (Self.x86Kinds, Self.x86JumpKinds)
+    try checkRelocations(
+      tags.rela, size: tags.relasz, "DT_RELA", relative: tags.relacount, kinds: kinds, tags)
+    try checkRelocations(
+      tags.jmprel, size: tags.pltrelsz, "DT_JMPREL", relative: 0, kinds: jumpKinds, tags)
     try checkRelative(tags.relr, size: tags.relrsz)
     try checkArray(tags.initArray, size: tags.initArraySize, "DT_INIT_ARRAY")
     try checkArray(tags.finiArray, size: tags.finiArraySize, "DT_FINI_ARRAY")
@@ -355,11 +397,24 @@ struct LoaderView {
     }
   }
 
-  /// A relocation table of `size` bytes at `address`, whose first `relative` entries the loader
-  /// takes as relative relocations without looking (`DT_RELACOUNT`).
+  /// The relocation kinds linkers write into a shared library's tables, and the loader applies
+  /// without crashing on any symbol: `R_X86_64_` NONE, 64, GLOB_DAT, JUMP_SLOT, RELATIVE,
+  /// DTPMOD64, DTPOFF64, TPOFF64, TLSDESC, IRELATIVE, and the `R_AARCH64_` same; the jump table
+  /// (`DT_JMPREL`) holds only JUMP_SLOT, TLSDESC and IRELATIVE. (`COPY` belongs to executables;
+  /// `SIZE64` against an undefined weak symbol makes the loader read through a null pointer.)
+  private static let x86Kinds: [UInt64] = [0, 1, 6, 7, 8, 16, 17, 18, 36, 37]
+  private static let x86JumpKinds: [UInt64] = [7, 36, 37]
+  private static let aarch64Kinds: [UInt64] = [
+    0, 257, 1025, 1026, 1027, 1028, 1029, 1030, 1031, 1032,
+  ]
+  private static let aarch64JumpKinds: [UInt64] = [1026, 1031, 1032]
+
+  /// A relocation table of `size` bytes at `address`, each entry of one of `kinds`, whose first
+  /// `relative` entries the loader takes as relative relocations without looking
+  /// (`DT_RELACOUNT`).
   private func checkRelocations(
     _ address: UInt64, size: UInt64, _ what: String, relative relativeCount: UInt64,
-    _ tags: DynamicTags
+    kinds: [UInt64], _ tags: DynamicTags
   ) throws(PluginProblem) {
     guard address != 0, size > 0 else { return }
     guard size % 24 == 0, relativeCount <= size / 24 else {
@@ -368,6 +423,7 @@ struct LoaderView {
         "\(size) bytes, DT_RELACOUNT \(relativeCount)")
     }
     let table = try bytes(address, count: size, what)
+    let end = self.end
     // R_AARCH64_ and R_X86_64_ RELATIVE and IRELATIVE.
     let (relative, indirect): (UInt64, UInt64) = machine == .aarch64 ? (1027, 1032) : (8, 37)
     for base in stride(from: 0, to: table.count, by: 24) {
@@ -384,6 +440,12 @@ struct LoaderView {
       // An indirect relocation's addend is a function the loader calls. (A relative one's may
       // carry tag bits, as Swift metadata's do: not an address to check.)
       let (kind, addend) = (info & 0xffff_ffff, table.u64(base + 16))
+      guard kinds.contains(kind) else {
+        throw problem(
+          "\(what) entry \(base / 24) r_info",
+          "a relocation type the loader applies in a shared library (\(kinds.map(String.init).joined(separator: ", ")))",
+          "type \(kind)")
+      }
       if UInt64(base / 24) < relativeCount, kind != relative {
         throw problem(
           "\(what) entry \(base / 24) r_info", "a relative relocation (within DT_RELACOUNT)",
@@ -395,7 +457,26 @@ struct LoaderView {
           "\(what) entry \(base / 24) r_addend", "an address in an executable segment",
           "\(addend)")
       }
+      // A relative relocation's addend is an address in the library (its low bits may be
+      // tags); any other's an offset from its symbol or in a TLS block. Damage to a high byte
+      // makes a pointer nowhere; lower bytes are beyond any check (a `sha256` pins them).
+      if kind == relative ? addend > end : Int64(bitPattern: addend).magnitude >= 1 << 32 {
+        throw problem(
+          "\(what) entry \(base / 24) r_addend",
+          kind == relative
+            ? "an address inside the library's segments (up to \(end))"
+            : "an offset below 2^32 from its symbol", "\(Int64(bitPattern: addend))")
+      }
     }
+  }
+
+  /// The end of the library's memory: the end of its last loadable segment.
+  private var end: UInt64 {
+    var end: UInt64 = 0
+    for index in 0..<headerCount where type(index) == Self.load {
+      end = max(end, field(index, 16) + field(index, 40))
+    }
+    return end
   }
 
   private func checkRelative(_ address: UInt64, size: UInt64) throws(PluginProblem) {

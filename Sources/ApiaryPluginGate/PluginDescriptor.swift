@@ -296,9 +296,10 @@ public struct PluginDescriptor: Sendable, Hashable {
       }
     }
 
-    /// `Module.Type` (or deeper): dot-separated non-empty parts, no spaces.
+    /// `Module.Type` (or deeper): dot-separated non-empty parts, no spaces or control characters.
     static func isTypeName(_ bytes: ArraySlice<UInt8>) -> Bool {
-      bytes.contains(0x2e) && !bytes.contains(0x20) && bytes.first != 0x2e && bytes.last != 0x2e
+      bytes.contains(0x2e) && !bytes.contains { $0 <= 0x20 || $0 == 0x7f }
+        && bytes.first != 0x2e && bytes.last != 0x2e
         && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x2e && $1 == 0x2e }
     }
 

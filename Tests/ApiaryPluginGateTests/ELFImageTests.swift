@@ -179,7 +179,49 @@ import Testing
     .map { (u64($0), $0) }
     func entry(_ tag: UInt64) throws -> Int { try #require(entries.first { $0.0 == tag }).1 }
     let load = try #require(headers.first { $0.0 == 1 }).1
+    func header(_ type: UInt32) throws -> Int { try #require(headers.first { $0.0 == type }).1 }
+    // The file offset of `address`, through the loadable segment holding it.
+    func fileOffset(_ address: UInt64) throws -> Int {
+      let segment = try #require(
+        headers.first {
+          $0.0 == 1 && (u64($0.1 + 16)..<u64($0.1 + 16) + u64($0.1 + 32)).contains(address)
+        }
+      ).1
+      return Int(address - u64(segment + 16) + u64(segment + 8))
+    }
+    let relro = try header(0x6474_e552)
+    let jumpSlots = try fileOffset(u64(try entry(23) + 8))
+    // This compiler's libraries have no PT_PHDR: the note header made one, at `address`.
+    func programHeaders(at address: UInt64) throws -> [UInt8] {
+      let note = try header(4)
+      var copy = patched(note, 6, width: 4)
+      for (at, value) in [(16, address), (32, UInt64(count * 56)), (40, UInt64(count * 56))] {
+        for index in 0..<8 {
+          copy[note + at + index] = UInt8(truncatingIfNeeded: value >> (8 * index))
+        }
+      }
+      return copy
+    }
+    let rightHeaders = try fixtures.write(
+      try programHeaders(at: UInt64(table)), to: "phdr-right.so")
+    #expect(problem(rightHeaders) == nil)
     let cases: [(String, [UInt8], String)] = [
+      // The loader write-protects this range after relocating: past the library, another's.
+      (
+        "relro", patched(relro + 40, u64(relro + 40) + 0xf8_0000),
+        "field 'PT_GNU_RELRO p_vaddr, p_memsz': expected a range inside a writable loadable segment"
+      ),
+      // The loader reads the program headers again from this address.
+      (
+        "phdr", try programHeaders(at: UInt64(table) + 0x9900_0000),
+        "field 'PT_PHDR p_vaddr': expected the address of the program headers"
+      ),
+      // A JUMP_SLOT turned R_X86_64_SIZE64 (or R_AARCH64_ABS64): the loader reads through null.
+      (
+        "jump-slot-kind", patched(jumpSlots + 8, (u64(jumpSlots + 8) >> 32) << 32 | 33, width: 4),
+        "field 'DT_JMPREL entry 0 r_info': expected a relocation type the loader applies"
+      ),
+      ("addend", patched(jumpSlots + 16, 1 << 40), "field 'DT_JMPREL entry 0 r_addend'"),
       (
         "dynamic-address", patched(dynamic + 16, 0x7fff_0000),
         "field 'PT_DYNAMIC': expected the .dynamic section the gate reads"
@@ -212,6 +254,24 @@ import Testing
       #expect(found.contains(expected), "\(name): \(found)")
       #expect(found.hasSuffix("(the library is damaged; rebuild the plugin or restore its file)"))
     }
+  }
+
+  /// A library asking for an executable stack is refused: the loader would make every thread's
+  /// stack in the host executable (newer C libraries refuse to open it).
+  @Test func anExecutableStackIsRefused() throws {
+    var bytes = try Fixtures.bytes(plugin())
+    let table = (0..<8).reduce(0) { $0 | Int(bytes[32 + $1]) << (8 * $1) }
+    let count = Int(bytes[56]) | Int(bytes[57]) << 8
+    let stack = try #require(
+      (0..<count).map { table + $0 * 56 }.first { at in
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } == 0x6474_e551
+      })
+    bytes[stack + 4] |= 1
+    let path = try fixtures.write(bytes, to: "stack.so")
+    #expect(
+      problem(path)
+        == "library '\(path)': field 'PT_GNU_STACK p_flags': expected a stack that is not executable, found PF_X, which would make every thread's stack in the host executable (link the plugin with -z noexecstack, or find the object file that asks for an executable stack: an assembly file without a .note.GNU-stack section)"
+    )
   }
 
   /// Random damage to a real library never crashes the reader or the gate: every outcome is an

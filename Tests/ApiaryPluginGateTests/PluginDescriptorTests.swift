@@ -55,6 +55,15 @@ import Testing
     #expect(descriptor?.version == SemanticVersion(1, 0, 0))
   }
 
+  /// A type name with a control character (a damaged or hostile descriptor) is refused by the
+  /// gate, not left to the entry point's comparison after the library's code ran.
+  @Test func aTypeNameWithAControlCharacterIsRefused() {
+    let text =
+      "descriptor 1\nplugin notes\nversion 1.0.0\nmodule Notes.Not\u{1B}es\ntarget Notes.T\u{7F}\n"
+    let (_, problems) = parse(text)
+    #expect(problems.filter { $0.contains("a Swift type name with its module") }.count == 2)
+  }
+
   @Test func missingKeysAndBadValues() {
     let text =
       "descriptor 1\nplugin notes\nversion 1.0\nmodule Notes\nrequires NotebookKit >=1\nrequires x\nnovalue\n"

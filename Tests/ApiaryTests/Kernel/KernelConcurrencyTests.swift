@@ -23,8 +23,8 @@ import Testing
     let second = Task { try await kernel.remove("plugin") }
     await kernel.queued(1)
     gate.open()
-    try await first.value
-    try await second.value
+    _ = try await first.value
+    _ = try await second.value
     #expect(count("plugin.tearDown", in: journal) == 1)
     #expect(await kernel.state(of: "plugin") == .stopped)
     await kernel.shutdown()
@@ -44,7 +44,7 @@ import Testing
     let shutdown = Task { await kernel.shutdown() }
     await kernel.queued(1)
     gate.open()
-    try await removal.value
+    _ = try await removal.value
     await shutdown.value
     #expect(
       Journal.read(journal).filter { $0.hasSuffix("tearDown") } == [
