@@ -28,8 +28,9 @@ enum Host {
     COMMANDS:
     \(commands.map { "  " + $0.name.padding(12) + $0.summary }.joined(separator: "\n"))
 
-    Every command reads the manifests in DIR (default \(defaultManifests)); '--manifests DIR' is
-    the same. Run 'apiary help <command>' or 'apiary <command> --help' for a command's options.
+    Every command but 'plugin' reads the manifests in DIR (default \(defaultManifests));
+    '--manifests DIR' is the same. Run 'apiary help <command>' or 'apiary <command> --help'
+    for a command's options.
     """
 
   /// Runs the command `words` name; a command whose result could not be written (a closed

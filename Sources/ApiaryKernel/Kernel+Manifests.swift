@@ -5,6 +5,10 @@ import ApiarySupport
 extension Kernel {
   /// Loads and validates the manifests in `directory` and plans the application.
   ///
+  /// Every type a manifest names must be registered in `catalog` or linked into the process
+  /// (the Swift runtime finds it by name): the kernel never opens plugin libraries, so a
+  /// manifest's `library` is not loaded here. The `apiary` host opens them first.
+  ///
   /// ```swift
   /// let kernel = try Kernel(manifestsAt: "Manifests")
   /// try await kernel.boot()

@@ -3,7 +3,7 @@ import ApiaryLifecycle
 import ApiaryManifest
 import ApiaryMediator
 
-/// What a module sees of the application: its manifest and configuration, the environment, and
+/// What a module sees of the application: its name and configuration, the environment, and
 /// the three shared facilities — the ``Container`` for services, the ``Mediator`` for calls to
 /// other modules, and the ``EventBus`` for custom events.
 ///

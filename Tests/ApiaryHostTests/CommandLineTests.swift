@@ -12,6 +12,18 @@ import Testing
     #expect(runHelp.stdout.contains("USAGE: apiary run"))
   }
 
+  /// Every command that reads manifests takes `--manifests DIR`, so its help says so.
+  @Test func everyManifestReadingCommandsHelpListsManifestsOption() throws {
+    let commands = [
+      "run", "call", "validate", "plan", "inspect", "generate", "graph", "completion", "child",
+    ]
+    for command in commands {
+      let help = try HostProcess.run(["help", command])
+      #expect(help.status == 0, "\(command)")
+      #expect(help.stdout.contains("  --manifests DIR "), "apiary help \(command): \(help.stdout)")
+    }
+  }
+
   @Test func unknownFlagOrCommandIsAUsageError() throws {
     let flag = try HostProcess.run(["plan", "--frobnicate"])
     #expect(flag.status == 2)

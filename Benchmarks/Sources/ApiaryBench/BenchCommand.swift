@@ -1,10 +1,10 @@
 import Foundation
 
 /// `apiary-bench [--smoke] [--only SECTION] [--modules 10,100]`: runs every case (or the suite
-/// whose name starts with SECTION: container, mediator, lifecycle, events, plugins, lazy, process;
-/// lifecycle with the given module counts) and prints a Markdown table of results and budgets;
-/// progress goes to standard error. Exits with status 1 when a case could not run (CI runs `--smoke`), never
-/// because of a timing.
+/// whose name starts with SECTION; ``BenchOptions`` has the list and the usage) and prints a
+/// Markdown table of results and budgets; progress goes to standard error. Exits with status 1
+/// when a case could not run (CI runs `--smoke`), never because of a timing, and with 2 for a
+/// command line it refuses.
 ///
 /// ```
 /// swift run -c release --package-path Benchmarks apiary-bench
@@ -18,16 +18,20 @@ struct BenchCommand {
     if arguments.first == ProcessSuite.childFlag, let directory = arguments.dropFirst().first {
       exit(await ProcessSuite.serveChild(directory: directory))
     }
-    let harness = arguments.contains("--smoke") ? Harness.smoke : Harness.standard
-    func value(_ option: String) -> String? {
-      guard let index = arguments.firstIndex(of: option), index + 1 < arguments.endIndex else {
-        return nil
-      }
-      return arguments[index + 1]
+    let options: BenchOptions
+    do {
+      options = try BenchOptions(Array(arguments))
+    } catch {
+      printError("error: \(error)\n\n\(BenchOptions.usage)")
+      exit(2)
     }
-    let only = value("--only")
-    let sizes = value("--modules").map { $0.split(separator: ",").compactMap { Int($0) } }
-    func selected(_ section: String) -> Bool { only.map { section.hasPrefix($0) } ?? true }
+    if options.help {
+      print(BenchOptions.usage)
+      return
+    }
+    let harness = options.smoke ? Harness.smoke : Harness.standard
+    let sizes = options.moduleCounts
+    func selected(_ section: String) -> Bool { options.selects(section) }
 
     var report = Report()
     if selected("container") { ContainerSuite.run(harness, into: &report) }

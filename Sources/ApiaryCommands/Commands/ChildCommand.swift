@@ -14,6 +14,9 @@ enum ChildCommand: HostCommand {
     opens it, and serves the host's requests (docs/wire-protocol.md) on standard input and
     output until the host closes standard input. Whatever the module prints goes to standard
     error, which the host shows tagged with the module's name.
+
+    OPTIONS:
+      --manifests DIR   the same as DIR
     """
   static let positionals = 2
 

@@ -29,6 +29,7 @@ enum GenerateCommand: HostCommand {
     that it is up to date.
 
     OPTIONS:
+      --manifests DIR   the same as DIR
       --output FILE     write to FILE instead of standard output
       --import MODULE   an extra import for the generated file
     """

@@ -36,7 +36,7 @@ package struct SupervisedChild: Sendable {
 ///                             healthCheck: manifest.healthCheck, launch: spawnAndHandshake,
 ///                             onEvent: { event in placement.handle(event) })
 /// let child = try await supervisor.start()
-/// let current = try await supervisor.child(waitingAtMost: .seconds(5))  // for each call
+/// let current = try await supervisor.child(waitingAtMost: .seconds(5))  // waits out a restart
 /// await supervisor.stop(grace: .seconds(2))
 /// ```
 package actor Supervisor {
@@ -142,8 +142,9 @@ package actor Supervisor {
   }
 
   /// `:restart`: ends the running child (SIGTERM, then SIGKILL after `grace`) and starts a new
-  /// one — which loads the plugin library as it is now. Calls meanwhile wait in
-  /// ``child(waitingAtMost:)``. Starts the count of automatic restarts again.
+  /// one — which loads the plugin library as it is now. Starts the count of automatic restarts
+  /// again. The host's calls to the module do not wait for it: they fail at once until the new
+  /// child runs (`ProcessModule`); a caller that would rather wait uses ``child(waitingAtMost:)``.
   @discardableResult
   package func restart(grace: Duration) async throws -> SupervisedChild {
     generation += 1
@@ -178,9 +179,10 @@ package actor Supervisor {
     }
   }
 
-  /// The running child, for a call: at once while running; while starting or restarting, the
-  /// next child, waiting at most `bound`; otherwise (and past the bound) a
-  /// ``ModuleUnavailableError``.
+  /// The running child: at once while running; while starting or restarting, the next child,
+  /// waiting at most `bound`; otherwise (and past the bound) a ``ModuleUnavailableError``. Only
+  /// the tests call it today: the host's calls take the module's current link and fail at once
+  /// while there is none (`module 'search': its child process is restarting, …`).
   package func child(waitingAtMost bound: Duration) async throws -> SupervisedChild {
     if let current { return current }
     let state = status.state

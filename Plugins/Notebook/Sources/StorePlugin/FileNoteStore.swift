@@ -228,11 +228,16 @@ final class FileNoteStore: NoteStore {
 
   private func damagedJournal(line: Int, problem: String) -> StoreError {
     let journal = StoreError.shellQuoted(paths.journal)
+    let moveAside = "mv \(journal) \(StoreError.shellQuoted(paths.journal + ".damaged"))"
+    // Until the first compaction there is no snapshot, and every note is in the journal.
+    let start =
+      (try? OpenFile.identity(at: paths.snapshot)) != nil
+      ? "start from notes.json alone"
+      : "start with no notes (there is no notes.json yet: every note is in the journal)"
     let remedy =
       line == 1
-      ? StoreError.moveAside(paths.journal, keeping: "notes.json alone")
-      : "To drop that change alone: sed -i '\(line)d' \(journal); to start from notes.json "
-        + "alone: mv \(journal) \(StoreError.shellQuoted(paths.journal + ".damaged"))"
+      ? "To \(start), move it aside: \(moveAside)"
+      : "To drop that change alone: sed -i '\(line)d' \(journal); to \(start): \(moveAside)"
     return .damaged(file: paths.journal, problem: problem, remedy: remedy)
   }
 

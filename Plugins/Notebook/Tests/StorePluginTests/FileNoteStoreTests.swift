@@ -147,6 +147,23 @@ import Testing
     "\(try #require(throws: StoreError.self) { try FileNoteStore(directory: directory).open() })"
   }
 
+  @Test func aDamagedJournalBesideASnapshotOffersToStartFromTheSnapshot() throws {
+    let store = FileNoteStore(directory: directory, compactAfter: 1000)
+    _ = try store.create(title: "kept", body: "", pinned: false)
+    try store.compact()
+    for title in ["a", "b"] { _ = try store.create(title: title, body: "", pinned: false) }
+    var lines = try String(contentsOfFile: store.paths.journal, encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    lines[2] = lines[2].replacingOccurrences(of: "\"b\"", with: "\"X\"")
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: store.paths.journal, atomically: false, encoding: .utf8)
+    let error = try #require(throws: StoreError.self) {
+      try FileNoteStore(directory: directory).all()
+    }
+    #expect("\(error)".contains("sed -i '3d'"), "\(error)")
+    #expect("\(error)".contains("to start from notes.json alone: mv"), "\(error)")
+  }
+
   @Test func damagedFilesAreNamedWithTheCommandThatGetsGoing() throws {
     let store = FileNoteStore(directory: directory)
     for index in 1...3 { _ = try store.create(title: "\(index)", body: "", pinned: false) }
@@ -160,6 +177,9 @@ import Testing
     }
     #expect("\(error)".contains("notes.journal is damaged: checksum mismatch (line 3"), "\(error)")
     #expect("\(error)".contains("sed -i '3d' '\(store.paths.journal)'"), "\(error)")
+    // No compaction yet, so no notes.json: moving the journal aside starts with no notes.
+    #expect("\(error)".contains("to start with no notes (there is no notes.json yet"), "\(error)")
+    #expect(!"\(error)".contains("from notes.json alone"), "\(error)")
 
     try Data("garbage".utf8).write(to: URL(fileURLWithPath: store.paths.snapshot))
     let snapshotError = try #require(throws: StoreError.self) {
