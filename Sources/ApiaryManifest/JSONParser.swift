@@ -433,15 +433,15 @@ struct JSONParser {
 
 extension JSONValue {
   /// Parses JSON text (linear, nesting bounded by ``JSONParser/maximumDepth``), for values that
-  /// come from outside manifests, such as a URL's `object` parameter; a syntax error or the
-  /// depth limit is the message of the failure.
+  /// come from outside manifests, such as a URL's `object` parameter, by a manifest's rules: a
+  /// syntax error, the depth limit or a repeated key is the message of the failure.
   package static func parse(_ text: String) -> Result<JSONValue, ManifestProblem> {
     var text = text
     let parsed = text.withUTF8 { bytes in
       JSONParser.parse(UnsafeRawBufferPointer(bytes), file: "JSON text")
     }
-    guard let root = parsed.root else {
-      guard let problem = parsed.problems.last else { return .success(.null) }
+    guard let root = parsed.root, parsed.problems.isEmpty else {
+      guard let problem = parsed.problems.first else { return .success(.null) }
       return .failure(problem)
     }
     return .success(root.jsonValue)
