@@ -232,7 +232,7 @@ struct JSONParser {
       while isDigit(current) { index += 1 }
     }
     if isInteger {
-      // Accumulate negatively so that Int.min parses; overflow falls back to Double.
+      // Accumulate negatively so that Int.min parses.
       var value = 0
       var overflow = false
       for position in (isNegative ? start + 1 : start)..<index where !overflow {
@@ -241,12 +241,18 @@ struct JSONParser {
         value = next
         overflow = o1 || o2
       }
-      if !overflow {
-        if isNegative { return .int(value) }
-        if value != Int.min { return .int(-value) }
-      }
+      if !overflow, isNegative { return .int(value) }
+      if !overflow, value != Int.min { return .int(-value) }
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard !isInteger else {
+      // Refused, not rounded to a Double: it would lose its last digits unseen.
+      throw syntax(
+        "integer \(text.count > 40 ? text.prefix(40) + "…" : Substring(text)) is out of range: "
+          + "integers are from \(Int.min) to \(Int.max) (where an approximate value will do, "
+          + "write it with an exponent, such as 1.5e30)",
+        line: line, column: startColumn)
+    }
     guard let value = Double(text), value.isFinite else {
       throw syntax(
         "number \(text.prefix(40)) is out of range", line: line, column: startColumn)

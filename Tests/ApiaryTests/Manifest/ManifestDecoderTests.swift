@@ -176,7 +176,7 @@ struct ManifestDecoderTests {
     let text = """
       {"schemaVersion": 1, "modules": [
         {"name": "a", "type": "P.A", "priority": 1e300, "timeout": -1},
-        {"name": "b", "type": "P.B", "priority": 99999999999999999999, "timeout": 1e308},
+        {"name": "b", "type": "P.B", "priority": 1e20, "timeout": 1e308},
         {"name": "c", "type": "P.C", "priority": -9223372036854775808, "config": {"x": [[[]]]}}
       ]}
       """
