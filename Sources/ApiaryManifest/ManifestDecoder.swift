@@ -347,22 +347,31 @@ struct ManifestDecoder {
     return nil
   }
 
+  /// An integer: written without a fraction or exponent in JSON (`3`, not `3.0`), an
+  /// `<integer>` in a plist.
   mutating func int(_ fields: Fields, _ key: String, required: Bool = false) -> Int? {
     guard let node = member(fields, key, "integer", required: required) else { return nil }
-    if let value = node.jsonValue.intValue { return value }
-    report(
-      .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
+    if case .int(let value) = node.value { return value }
+    reportNotInteger(fields.child(key), node)
     return nil
   }
 
   /// An integer written as a number or as a string of digits (BeeHive plists use both).
   mutating func looseInt(_ fields: Fields, _ key: String) -> Int? {
     guard let node = fields[key] else { return nil }
-    if let value = node.jsonValue.intValue { return value }
+    if case .int(let value) = node.value { return value }
     if case .string(let text) = node.value, let value = Int(text) { return value }
-    report(
-      .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
+    reportNotInteger(fields.child(key), node)
     return nil
+  }
+
+  /// `expected integer, found …`; for a whole number written as `3.0`, how to write it.
+  mutating func reportNotInteger(_ path: String, _ node: ManifestNode) {
+    var hint = ""
+    if case .double(let value) = node.value, let whole = Int(exactly: value) {
+      hint = " (write it as \(whole): an integer has no fraction or exponent)"
+    }
+    report(.typeMismatch, path, node, "expected integer, found \(node.foundDescription)\(hint)")
   }
 
   /// A number of seconds greater than 0, or nil (and a problem) when absent or not one.
