@@ -171,16 +171,7 @@ struct ManifestDecoder {
     var dependencyIndices: [Int]?
     let dependencies = strings(fields, "dependencies", kept: &dependencyIndices) ?? []
     let isAsync = bool(fields, "async") ?? false
-    var timeout = ModuleManifest.defaultStartTimeout
-    if let value = double(fields, "timeout"), let timeoutNode = fields["timeout"] {
-      if value > 0, value.isFinite {
-        timeout = value
-      } else {
-        report(
-          .invalidValue, fields.child("timeout"), timeoutNode,
-          "expected a number of seconds greater than 0, found \(timeoutNode.foundDescription)")
-      }
-    }
+    let timeout = seconds(fields, "timeout") ?? ModuleManifest.defaultStartTimeout
     let isEnabled = bool(fields, "enabled") ?? true
     let isOptional = bool(fields, "optional") ?? false
     let config = config(fields, "config") ?? [:]
@@ -374,13 +365,23 @@ struct ManifestDecoder {
     report(.typeMismatch, path, node, "expected integer, found \(node.foundDescription)\(hint)")
   }
 
-  /// A number of seconds greater than 0, or nil (and a problem) when absent or not one.
+  /// The most seconds a time value may give (about 11.6 days), as `--shutdown-timeout`: a
+  /// time limit, backoff or interval longer than that is a mistake, and 1e300 s is no duration.
+  static let maximumSeconds = 1_000_000.0
+
+  /// Whether `value` is a number of seconds a manifest may give: greater than 0 and at most
+  /// ``maximumSeconds``.
+  static func isSeconds(_ value: Double) -> Bool { value > 0 && value <= maximumSeconds }
+
+  /// A number of seconds greater than 0 and at most ``maximumSeconds``, or nil (and a problem)
+  /// when absent or not one.
   mutating func seconds(_ fields: Fields, _ key: String) -> Double? {
     guard let value = double(fields, key), let node = fields[key] else { return nil }
-    guard value > 0, value.isFinite else {
+    guard Self.isSeconds(value) else {
       report(
         .invalidValue, fields.child(key), node,
-        "expected a number of seconds greater than 0, found \(node.foundDescription)")
+        "expected a number of seconds greater than 0 and at most 1000000, found "
+          + node.foundDescription)
       return nil
     }
     return value

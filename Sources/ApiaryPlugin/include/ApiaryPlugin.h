@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "d5bf06f3e896949463db294983f77686dd6845863d6a050e9d35aa83c26f58ee"
+#define APIARY_ABI_HASH "5a642eec705b90a3b1e7da7f2e8c88065853be88bc44c79c980b0087466e86b7"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

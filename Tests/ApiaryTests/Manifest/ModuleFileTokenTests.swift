@@ -135,6 +135,8 @@ struct ModuleFileTokenTests {
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "level": "high"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priority": 1.5}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priority": 3.0}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "timeout": 1e300}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "never", "backoff": {"maxSeconds": 1000001}}}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "version": "1.0.0"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "library": "l.so"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "library": "l", "version": "1", "sha256": "ab"}]}"#,
