@@ -30,10 +30,11 @@ struct Session {
     case ("load", 2):
       return await load(words[1])
     case ("post", 2...):
-      var payload: [String: any Sendable] = [:]
-      for pair in words.dropFirst(2) {
-        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        payload[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
+      let payload: [String: any Sendable]
+      do {
+        payload = try PostPayload.parse(words.dropFirst(2))
+      } catch {
+        return ["error: \(error)"]
       }
       let report = await kernel.events.post(words[1], payload: payload)
       return [report.description + NotFoundHint.text(for: report, in: kernel.events)]

@@ -489,7 +489,7 @@ extension JSONParser {
     return name
   }
 
-  /// A number of seconds greater than 0.
+  /// A number of seconds ``ManifestDecoder/isSeconds(_:)`` accepts.
   private mutating func seconds() throws(ManifestProblem) -> Double {
     let value: Double
     switch try number() {
@@ -497,7 +497,7 @@ extension JSONParser {
     case .double(let number): value = number
     default: throw declined
     }
-    guard value > 0, value.isFinite else { throw declined }
+    guard ManifestDecoder.isSeconds(value) else { throw declined }
     return value
   }
 

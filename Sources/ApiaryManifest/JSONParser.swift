@@ -232,7 +232,7 @@ struct JSONParser {
       while isDigit(current) { index += 1 }
     }
     if isInteger {
-      // Accumulate negatively so that Int.min parses; overflow falls back to Double.
+      // Accumulate negatively so that Int.min parses.
       var value = 0
       var overflow = false
       for position in (isNegative ? start + 1 : start)..<index where !overflow {
@@ -241,12 +241,18 @@ struct JSONParser {
         value = next
         overflow = o1 || o2
       }
-      if !overflow {
-        if isNegative { return .int(value) }
-        if value != Int.min { return .int(-value) }
-      }
+      if !overflow, isNegative { return .int(value) }
+      if !overflow, value != Int.min { return .int(-value) }
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard !isInteger else {
+      // Refused, not rounded to a Double: it would lose its last digits unseen.
+      throw syntax(
+        "integer \(text.count > 40 ? text.prefix(40) + "…" : Substring(text)) is out of range: "
+          + "integers are from \(Int.min) to \(Int.max) (where an approximate value will do, "
+          + "write it with an exponent, such as 1.5e30)",
+        line: line, column: startColumn)
+    }
     guard let value = Double(text), value.isFinite else {
       throw syntax(
         "number \(text.prefix(40)) is out of range", line: line, column: startColumn)
@@ -433,15 +439,15 @@ struct JSONParser {
 
 extension JSONValue {
   /// Parses JSON text (linear, nesting bounded by ``JSONParser/maximumDepth``), for values that
-  /// come from outside manifests, such as a URL's `object` parameter; a syntax error or the
-  /// depth limit is the message of the failure.
+  /// come from outside manifests, such as a URL's `object` parameter, by a manifest's rules: a
+  /// syntax error, the depth limit or a repeated key is the message of the failure.
   package static func parse(_ text: String) -> Result<JSONValue, ManifestProblem> {
     var text = text
     let parsed = text.withUTF8 { bytes in
       JSONParser.parse(UnsafeRawBufferPointer(bytes), file: "JSON text")
     }
-    guard let root = parsed.root else {
-      guard let problem = parsed.problems.last else { return .success(.null) }
+    guard let root = parsed.root, parsed.problems.isEmpty else {
+      guard let problem = parsed.problems.first else { return .success(.null) }
       return .failure(problem)
     }
     return .success(root.jsonValue)

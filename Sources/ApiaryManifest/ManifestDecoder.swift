@@ -171,16 +171,7 @@ struct ManifestDecoder {
     var dependencyIndices: [Int]?
     let dependencies = strings(fields, "dependencies", kept: &dependencyIndices) ?? []
     let isAsync = bool(fields, "async") ?? false
-    var timeout = ModuleManifest.defaultStartTimeout
-    if let value = double(fields, "timeout"), let timeoutNode = fields["timeout"] {
-      if value > 0, value.isFinite {
-        timeout = value
-      } else {
-        report(
-          .invalidValue, fields.child("timeout"), timeoutNode,
-          "expected a number of seconds greater than 0, found \(timeoutNode.foundDescription)")
-      }
-    }
+    let timeout = seconds(fields, "timeout") ?? ModuleManifest.defaultStartTimeout
     let isEnabled = bool(fields, "enabled") ?? true
     let isOptional = bool(fields, "optional") ?? false
     let config = config(fields, "config") ?? [:]
@@ -348,31 +339,50 @@ struct ManifestDecoder {
     return nil
   }
 
+  /// An integer: written without a fraction or exponent in JSON (`3`, not `3.0`), an
+  /// `<integer>` in a plist.
   mutating func int(_ fields: Fields, _ key: String, required: Bool = false) -> Int? {
     guard let node = member(fields, key, "integer", required: required) else { return nil }
-    if let value = node.jsonValue.intValue { return value }
-    report(
-      .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
+    if case .int(let value) = node.value { return value }
+    reportNotInteger(fields.child(key), node)
     return nil
   }
 
   /// An integer written as a number or as a string of digits (BeeHive plists use both).
   mutating func looseInt(_ fields: Fields, _ key: String) -> Int? {
     guard let node = fields[key] else { return nil }
-    if let value = node.jsonValue.intValue { return value }
+    if case .int(let value) = node.value { return value }
     if case .string(let text) = node.value, let value = Int(text) { return value }
-    report(
-      .typeMismatch, fields.child(key), node, "expected integer, found \(node.foundDescription)")
+    reportNotInteger(fields.child(key), node)
     return nil
   }
 
-  /// A number of seconds greater than 0, or nil (and a problem) when absent or not one.
+  /// `expected integer, found …`; for a whole number written as `3.0`, how to write it.
+  mutating func reportNotInteger(_ path: String, _ node: ManifestNode) {
+    var hint = ""
+    if case .double(let value) = node.value, let whole = Int(exactly: value) {
+      hint = " (write it as \(whole): an integer has no fraction or exponent)"
+    }
+    report(.typeMismatch, path, node, "expected integer, found \(node.foundDescription)\(hint)")
+  }
+
+  /// The most seconds a time value may give (about 11.6 days), as `--shutdown-timeout`: a
+  /// time limit, backoff or interval longer than that is a mistake, and 1e300 s is no duration.
+  static let maximumSeconds = 1_000_000.0
+
+  /// Whether `value` is a number of seconds a manifest may give: greater than 0 and at most
+  /// ``maximumSeconds``.
+  static func isSeconds(_ value: Double) -> Bool { value > 0 && value <= maximumSeconds }
+
+  /// A number of seconds greater than 0 and at most ``maximumSeconds``, or nil (and a problem)
+  /// when absent or not one.
   mutating func seconds(_ fields: Fields, _ key: String) -> Double? {
     guard let value = double(fields, key), let node = fields[key] else { return nil }
-    guard value > 0, value.isFinite else {
+    guard Self.isSeconds(value) else {
       report(
         .invalidValue, fields.child(key), node,
-        "expected a number of seconds greater than 0, found \(node.foundDescription)")
+        "expected a number of seconds greater than 0 and at most 1000000, found "
+          + node.foundDescription)
       return nil
     }
     return value

@@ -309,9 +309,8 @@ package struct ManifestValidator {
   static func matches(_ value: JSONValue, _ kind: ParameterManifest.Kind) -> Bool {
     switch (kind, value) {
     case (.any, _), (.string, .string), (.bool, .bool), (.array, .array), (.object, .object),
-      (.double, .int), (.double, .double):
+      (.int, .int), (.double, .int), (.double, .double):
       return true
-    case (.int, _): return value.intValue != nil && value.boolValue == nil
     default: return false
     }
   }

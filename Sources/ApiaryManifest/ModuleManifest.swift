@@ -14,7 +14,7 @@ import ApiarySupport
 /// | `priority` | integer, higher starts earlier | `0` |
 /// | `dependencies` | array of module names | `[]` |
 /// | `async` | boolean | `false` |
-/// | `timeout` | number of seconds, greater than 0 | `10` |
+/// | `timeout` | number of seconds, greater than 0 and at most 1000000 | `10` |
 /// | `enabled` | boolean | `true` |
 /// | `optional` | boolean | `false` |
 /// | `config` | object, free-form | `{}` |

@@ -6,7 +6,7 @@ import ApiarySupport
 /// Target keys: `name` (a letter, then letters, digits, `_`, `-`; unique in the application),
 /// `type` (string), `actions` (array, default `[]`). Action keys: `name` (unique in its target),
 /// `remote` (boolean, default `false`), `summary` (string), `returns` (a parameter kind, default
-/// `any`), `parameters` (array, default `[]`), `timeout` (seconds, greater than 0, default
+/// `any`), `parameters` (array, default `[]`), `timeout` (seconds, greater than 0 and at most 1000000, default
 /// `30`: how long an `await`ed call may run before the caller gets a timeout error). Parameter keys: `name` (unique in its action),
 /// `type` (`string`, `int`, `double`, `bool`, `array`, `object` or `any`), `required` (boolean,
 /// default `false`), `default` (any JSON value of the parameter's type; not with `required`).

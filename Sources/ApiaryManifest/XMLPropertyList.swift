@@ -255,8 +255,17 @@ struct XMLPropertyList {
     } else if word.hasPrefix("#") {
       scalar = UInt32(word.dropFirst(), radix: 10)
     }
-    guard let value = scalar, value != 0, let unicode = Unicode.Scalar(value) else {
+    guard let value = scalar else {
       throw tree.syntax("expected &amp; &lt; &gt; &quot; &apos; or a character reference")
+    }
+    guard value != 0, let unicode = Unicode.Scalar(value) else {
+      let code = String(value, radix: 16, uppercase: true)
+      let named =
+        value == 0
+        ? "U+0000 (NUL), which XML does not allow in text"
+        : value > 0x10FFFF
+          ? "no character (the last is U+10FFFF)" : "U+\(code), a surrogate, which is no character"
+      throw tree.syntax("character reference &#\(value); names \(named)")
     }
     UTF8.encode(unicode) { utf8.append($0) }
   }

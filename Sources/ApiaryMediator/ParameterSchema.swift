@@ -194,7 +194,7 @@ struct ParameterSchema: Sendable {
   {
     switch kind {
     case .string: value.stringValue
-    case .int: value.intValue
+    case .int: if case .int(let integer) = value { integer } else { nil }
     case .double: value.doubleValue
     case .bool: value.boolValue
     case .array: value.arrayValue.map { _ in value.plainValue }

@@ -340,18 +340,18 @@ import Testing
     #expect(cut.isEmpty, "results not on a line of their own: \(cut)")
   }
 
-  /// Limits in seconds as large as a manifest accepts (any positive number) are served as
-  /// limits too far to reach: `healthCheck.intervalSeconds: 1e300` crashed the host at boot
-  /// ("Double value cannot be converted to _Int128"), and so did such a `timeout` at the
-  /// child's end and a backoff at a restart.
+  /// Limits in seconds as large as a manifest accepts (1000000) are served as limits too far to
+  /// reach: `healthCheck.intervalSeconds: 1e300` crashed the host at boot ("Double value cannot
+  /// be converted to _Int128"), and so did such a `timeout` at the child's end and a backoff at a
+  /// restart, before manifests refused more than 1000000 seconds (`TimeBoundsTests`).
   @Test(.enabled(if: python != nil, "python3 is not installed; CI installs it"))
   func hugeLimitsInSecondsAreServedAsForever() throws {
     let huge = try Self.greeter.replacingOccurrences(
       of: #""command": ["python3", "./greeter.py"],"#,
-      with: #""command": ["python3", "./greeter.py"], "timeout": 1e300, "#
-        + #""healthCheck": {"intervalSeconds": 1e300, "timeoutSeconds": 1e300}, "#
-        + #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 1e300, "#
-        + #""maxSeconds": 1e300}},"#)
+      with: #""command": ["python3", "./greeter.py"], "timeout": 1000000, "#
+        + #""healthCheck": {"intervalSeconds": 1000000, "timeoutSeconds": 1000000}, "#
+        + #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 1000000, "#
+        + #""maxSeconds": 1000000}},"#)
     let directory = try Self.manifests(greeter: huge)
     let result = try HostProcess.run(
       ["run", directory, "--quiet"],

@@ -64,8 +64,10 @@ import Testing
       "\(result.stderr)")
   }
 
-  @Test func postTakesPayloadPairsWithoutAKeyOrAValue() throws {
-    let input = ":post custom.thing = =x k=v flag\n:modules\n"
+  /// A pair may have an empty value (`k=`); one without a key or `=` is refused
+  /// (`PostCommandTests`).
+  @Test func postTakesPayloadPairsWithAnEmptyValue() throws {
+    let input = ":post custom.thing k=v flag= e==\n:modules\n"
     let result = try HostProcess.run(["run", HostProcess.manifests, "--quiet"], input: input)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(

@@ -149,7 +149,8 @@ struct ApplicationLoader {
           failure.pluginProblems.append(
             Refusal(
               description: "\(plugin.path): version: \(origin) expects \(plugin.version), "
-                + "\(first.origin) expects \(first.version)", location: plugin.source,
+                + "\(first.origin) expects \(first.version); "
+                + PluginGate.declaredVersion(of: plugin.path), location: plugin.source,
               library: plugin.path))
         }
         continue

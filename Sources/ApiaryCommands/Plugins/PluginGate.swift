@@ -182,6 +182,18 @@ enum PluginGate {
     return .success((report, problems.isEmpty))
   }
 
+  /// What the descriptor of the library at `file` declares as its version, for a message:
+  /// `the library's descriptor declares 1.0.0`, or why it declares none.
+  static func declaredVersion(of file: String) -> String {
+    guard let image = try? ELFImage(contentsOf: file),
+      let bytes = image.section(named: "apiary_plugin")
+    else { return "the library has no readable descriptor" }
+    guard let descriptor = PluginDescriptor.parse(bytes, file: file).descriptor else {
+      return "the library's descriptor is malformed"
+    }
+    return "the library's descriptor declares \(descriptor.version)"
+  }
+
   /// Why `apiary plugin inspect` cannot show a file.
   struct InspectionError: Error, CustomStringConvertible {
     let description: String

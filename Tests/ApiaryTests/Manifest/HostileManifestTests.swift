@@ -196,13 +196,16 @@ struct HostileManifestTests {
     for reference in ["&#\(zeros)65", "&#\(zeros)1234567890123;", "&#x\(zeros)123456789;"] {
       #expect(string(reference) == ["not a valid property list: unterminated entity"])
     }
-    for reference in ["&#\(zeros);", "&#\(zeros)1114112;"] {
-      #expect(
-        string(reference) == [
-          "not a valid property list: expected &amp; &lt; &gt; &quot; &apos; or a character "
-            + "reference"
-        ])
-    }
+    #expect(
+      string("&#\(zeros);") == [
+        "not a valid property list: character reference &#0; names U+0000 (NUL), which XML does "
+          + "not allow in text"
+      ])
+    #expect(
+      string("&#\(zeros)1114112;") == [
+        "not a valid property list: character reference &#1114112; names no character (the last "
+          + "is U+10FFFF)"
+      ])
   }
 
   /// An entry the decoder leaves out (a parameter of a bad type, a dependency that is not a

@@ -156,8 +156,8 @@ struct JSONParserTests {
 
   @Test func numbers() {
     let (root, problems) = parse(
-      "[0, -0, 12, -9223372036854775808, 9223372036854775807, 9223372036854775808, 1.5e3, -2E-2]"
-    )
+      "[0, -0, 12, -9223372036854775808, 9223372036854775807, 9.223372036854775808e18, 1.5e3, "
+        + "-2E-2]")
     #expect(problems.isEmpty)
     #expect(
       root?.jsonValue
@@ -165,6 +165,17 @@ struct JSONParserTests {
           0, 0, 12, .int(Int.min), .int(Int.max), .double(9_223_372_036_854_775_808), 1500.0,
           -0.02,
         ])
+    // An integer past 64 bits is out of range, not rounded to a Double.
+    for big in ["9223372036854775808", "-9223372036854775809"] {
+      let (root, problems) = parse("[\(big)]")
+      #expect(root == nil)
+      #expect(
+        problems.map(\.message) == [
+          "integer \(big) is out of range: integers are from -9223372036854775808 to "
+            + "9223372036854775807 (where an approximate value will do, write it with an exponent, "
+            + "such as 1.5e30)"
+        ])
+    }
   }
 
   @Test func skipsByteOrderMark() {

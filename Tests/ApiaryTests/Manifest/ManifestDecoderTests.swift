@@ -159,8 +159,8 @@ struct ManifestDecoderTests {
         #"modules/notes.json:2:28 modules[0].level: expected one of basic, normal, found string "high""#,
         "modules/notes.json:3:12 modules[1].name: expected a module name of a letter followed by "
           + #"letters, digits, '_' or '-', found string "b c""#,
-        "modules/notes.json:3:45 modules[1].timeout: expected a number of seconds greater than 0, "
-          + "found integer 0",
+        "modules/notes.json:3:45 modules[1].timeout: expected a number of seconds greater than 0 "
+          + "and at most 1000000, found integer 0",
         #"modules/notes.json:3:57 modules[1].async: expected boolean, found string "yes""#,
         "modules/notes.json:4:25 modules[2].type: expected string, found integer 7",
       ])
@@ -176,7 +176,7 @@ struct ManifestDecoderTests {
     let text = """
       {"schemaVersion": 1, "modules": [
         {"name": "a", "type": "P.A", "priority": 1e300, "timeout": -1},
-        {"name": "b", "type": "P.B", "priority": 99999999999999999999, "timeout": 1e308},
+        {"name": "b", "type": "P.B", "priority": 1e20, "timeout": 1e308},
         {"name": "c", "type": "P.C", "priority": -9223372036854775808, "config": {"x": [[[]]]}}
       ]}
       """
@@ -184,11 +184,12 @@ struct ManifestDecoderTests {
     #expect(
       set.problems.map(\.message) == [
         "expected integer, found number 1e+300",
-        "expected a number of seconds greater than 0, found integer -1",
+        "expected a number of seconds greater than 0 and at most 1000000, found integer -1",
         "expected integer, found number 1e+20",
+        "expected a number of seconds greater than 0 and at most 1000000, found number 1e+308",
       ])
     #expect(set.modules.map(\.priority) == [0, 0, Int.min])
-    #expect(set.modules[1].startTimeout == 1e308)
+    #expect(set.modules[1].startTimeout == ModuleManifest.defaultStartTimeout)
     #expect(decodeModules("").problems.map(\.message) == ["expected a value, found end of file"])
     #expect(decodeModules("", file: "m.plist").problems.map(\.kind) == [.syntax])
     for root in ["null", "\"text\"", "3", "true"] {

@@ -247,6 +247,9 @@ struct ManifestValidatorTests {
     let expected: [String] = [
       "targets[0].actions[0].parameters[0].default: parameter 'title' is required and has a "
         + #"default; remove the default or set "required": false"#,
+      // An integer is written without a fraction, as in every integer field.
+      "targets[0].actions[0].parameters[1].default: default of parameter 'count' expected int, "
+        + "found number",
       "targets[0].actions[0].parameters[6].default: default of parameter 'flag' expected bool, "
         + "found string",
       "targets[0].actions[0].parameters[7]: duplicate parameter name 'title' in action 'create'",

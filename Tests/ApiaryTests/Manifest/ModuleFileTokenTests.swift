@@ -35,7 +35,7 @@ struct ModuleFileTokenTests {
     "{\"modules\": [{\"name\": \"a\", \"type\": \"P.A\", \"level\": \"basic\", \"priority\": -2,\r\n"
       + "  \"timeout\": 2.5, \"enabled\": false, \"optional\": true, \"async\": false,\r\n"
       + "  \"config\": {\"é\": \"ü ✓\", \"list\": [1, -0.5, 1e3, true, null, {}], \"o\": {\"k\": []},"
-      + " \"big\": 123456789012345678901234567890, \"esc\": \"a\\n\\u00e9\\ud83d\\ude00\"},\r\n"
+      + " \"big\": 1.2345678901234568e29, \"esc\": \"a\\n\\u00e9\\ud83d\\ude00\"},\r\n"
       + "  \"library\": \"libA.so\", \"version\": \"1.2.0\",\r\n"
       + "  \"sha256\": \"" + String(repeating: "AB", count: 32)
       + "\", \"placement\": \"process\",\r\n"
@@ -134,6 +134,9 @@ struct ModuleFileTokenTests {
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "timeout": 0}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "level": "high"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priority": 1.5}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "priority": 3.0}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "timeout": 1e300}]}"#,
+    #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "restart": {"policy": "never", "backoff": {"maxSeconds": 1000001}}}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "version": "1.0.0"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "library": "l.so"}]}"#,
     #"{"schemaVersion": 1, "modules": [{"name": "a", "type": "T", "library": "l", "version": "1", "sha256": "ab"}]}"#,

@@ -76,7 +76,7 @@ import Testing
         "modules/notes.json:4:66 modules[0].restart.backoff.jitter: unknown key 'jitter' "
           + "(expected one of initialSeconds, maxSeconds)",
         "modules/notes.json:5:39 modules[0].healthCheck.intervalSeconds: expected a number of "
-          + "seconds greater than 0, found integer 0",
+          + "seconds greater than 0 and at most 1000000, found integer 0",
         "modules/notes.json:5:42 modules[0].healthCheck.timeoutSecond: unknown key "
           + "'timeoutSecond' (did you mean 'timeoutSeconds'?)",
       ])
