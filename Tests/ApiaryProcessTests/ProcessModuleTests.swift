@@ -295,6 +295,38 @@ import Testing
     #expect(last == 0)
   }
 
+  /// A child that prints a log line on its standard output during the handshake (a stray
+  /// `print`) broke the wire protocol, and the handshake fails at once saying so: it waited for
+  /// the module's timeout (30 s here), then said "'initialize' got no answer".
+  @Test(.timeLimit(.minutes(1))) func aStrayLineInTheHandshakeBreaksTheWireAtOnce() throws {
+    let (context, ends) = try Self.wire(timeout: 30)
+    defer { _ = ends.map(close) }
+    let stray = Array("loading index from disk...\n".utf8)
+    #expect(write(ends[1], stray, stray.count) == stray.count)
+    let error = #expect(throws: ProcessModuleError.self) {
+      try ProcessModule().connect(
+        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+    }
+    #expect(
+      error?.reason
+        == "broke the wire protocol (malformed frame header: loading index from disk...); ended")
+  }
+
+  /// A context for a process-placed module `wire` with `timeout` and a connected socket pair:
+  /// the host's end, then the child's.
+  static func wire(timeout: Double = 10) throws -> (ModuleContext, [Int32]) {
+    let context = ModuleContext(
+      manifest: ModuleManifest(
+        name: "wire", type: "Test.Wire", startTimeout: timeout, placement: .process),
+      application: ApplicationManifest(name: "Test", scheme: "test"),
+      container: Container(), mediator: Mediator(scheme: "test", catalog: TypeCatalog()),
+      events: EventBus())
+    var ends: [Int32] = [0, 0]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    #expect(socketpair(AF_UNIX, type, 0, &ends) == 0)
+    return (context, ends)
+  }
+
   /// A child that breaks the wire is ended (SIGTERM), and its end may be seen before the
   /// connection's own end runs: calls in flight still fail with what it sent, not with how it
   /// ended. The child here "exits" inside ``PlacedChild/terminate(grace:)``, as at once as a
