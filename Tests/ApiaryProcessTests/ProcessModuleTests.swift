@@ -312,6 +312,30 @@ import Testing
         == "broke the wire protocol (malformed frame header: loading index from disk...); ended")
   }
 
+  /// A `setUp` answer of the wrong shape broke the wire protocol: `{"events": 5}` was taken
+  /// for a child handling no events.
+  @Test func aSetUpAnswerOfTheWrongShapeBreaksTheWire() throws {
+    let (context, ends) = try Self.wire()
+    defer { _ = ends.map(close) }
+    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    child.start { method, _ in
+      method == "initialize"
+        ? ProcessHost.handshake.message(module: "wire", pid: 1) : ["events": 5]
+    }
+    let error = #expect(throws: ProcessModuleError.self) {
+      try ProcessModule().connect(
+        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+    }
+    #expect(
+      error?.reason
+        == "broke the wire protocol (malformed message: the result of 'setUp' needs to be an "
+        + #"object with "events": an array of strings, found integer); ended"#)
+    #expect(throws: RPCError.self) { try ProcessModule.events(["events": ["a", 1]]) }
+    #expect(throws: RPCError.self) { try ProcessModule.events(.null) }
+    #expect(try ProcessModule.events(["events": ["a"]]) == ["a"])
+    #expect(try ProcessModule.events([:]) == [])
+  }
+
   /// A context for a process-placed module `wire` with `timeout` and a connected socket pair:
   /// the host's end, then the child's.
   static func wire(timeout: Double = 10) throws -> (ModuleContext, [Int32]) {
