@@ -336,6 +336,34 @@ import Testing
     #expect(try ProcessModule.events([:]) == [])
   }
 
+  /// A child that closes its standard output and lives on is ended after the module's timeout,
+  /// and calls fail saying so, not with the SIGTERM the host sent it: the child's exit, which
+  /// its supervisor reports, was seen first ("killed by signal 15 (SIGTERM)"). The child here
+  /// "exits" inside ``PlacedChild/terminate(grace:)``, reporting it as its supervisor does.
+  @Test func aChildThatClosedItsOutputFailsCallsSayingSo() async throws {
+    let (context, ends) = try Self.wire()
+    defer { _ = ends.map(close) }
+    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    child.start { method, _ in
+      switch method {
+      case "initialize": return ProcessHost.handshake.message(module: "wire", pid: 1)
+      case "setUp": return ["events": [String]()]
+      default:
+        shutdown(ends[1], Int32(SHUT_WR))  // closes its output instead of answering
+        return nil
+      }
+    }
+    let lingering = LingeringChild(input: ends[0], output: ends[0], context: context)
+    try ProcessModule().connect(child: lingering, context: context)
+    let link = try ProcessModule.link(context)
+    let failure = await #expect(throws: ProcessModuleError.self) {
+      try await ProcessModule.call(link, "list")
+    }
+    #expect(
+      failure?.reason
+        == "closed its standard output but did not exit within 10.0 seconds; ended")
+  }
+
   /// A context for a process-placed module `wire` with `timeout` and a connected socket pair:
   /// the host's end, then the child's.
   static func wire(timeout: Double = 10) throws -> (ModuleContext, [Int32]) {
@@ -402,6 +430,31 @@ private struct ExitingChild: PlacedChild {
   }
   func exitDescription(waitingAtMost timeout: Duration) -> String? {
     "killed by signal 15 (SIGTERM)"
+  }
+}
+
+/// A child that runs on until it is asked to end, then ends at once, reported to placement as
+/// its supervisor reports an exit.
+private final class LingeringChild: PlacedChild, Sendable {
+  let pid: Int32 = 0
+  let input: Int32
+  let output: Int32
+  let context: ModuleContext
+  private let terminated = Locked(false)
+
+  init(input: Int32, output: Int32, context: ModuleContext) {
+    self.input = input
+    self.output = output
+    self.context = context
+  }
+
+  func terminate(grace: Duration) {
+    terminated.withLock { $0 = true }
+    ProcessModule().childDidExit("killed by signal 15 (SIGTERM)", context: context)
+  }
+
+  func exitDescription(waitingAtMost timeout: Duration) -> String? {
+    terminated.withLock { $0 } ? "killed by signal 15 (SIGTERM)" : nil
   }
 }
 

@@ -96,7 +96,12 @@ public final class ProcessModule: Module {
         // broke, or it closed its input, so the child cannot take part again: one that broke
         // the protocol is ended at once, one that closed its output or its input and lives on
         // after the module's timeout then (so its supervisor sees it end and restarts it as its
-        // policy says).
+        // policy says). Calls fail with why, and its supervisor is told why, before the child
+        // is signalled: the signal the host sends is never the cause its end names.
+        let ending = { (cause: String, failure: ProcessModuleError) in
+          connection?.end(with: failure)
+          ProcessSupervision.ending(name, owner: context, pid: pid, cause: cause)
+        }
         let closed =
           switch reason {
           case RPCConnection.endOfInput: "output"
@@ -107,18 +112,22 @@ public final class ProcessModule: Module {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
           let broke = Self.broke(name, pid, reason)
-          // Calls fail with why before the child is signalled, so its exit cannot name them.
-          connection?.end(with: broke)
+          ending("broke the wire protocol (\(reason))", broke)
           child.terminate(grace: .seconds(1))
           return broke
         }
         let grace = Duration.manifestSeconds(max(1, context.manifest.startTimeout))
+        var overdue: ProcessModuleError?
         let ended = child.end(after: grace) {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "
               + "within \(grace); ending it")
+          let cause = "closed its standard \(closed) but did not exit within \(grace)"
+          let failure = ProcessModuleError(module: name, pid: pid, reason: "\(cause); ended")
+          overdue = failure
+          ending(cause, failure)
         }
-        return ProcessModuleError(module: name, pid: pid, reason: ended)
+        return overdue ?? ProcessModuleError(module: name, pid: pid, reason: ended)
       })
     let link = ProcessLink(module: name, child: child, connection: connection)
     var connected = false
