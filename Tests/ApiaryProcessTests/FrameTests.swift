@@ -137,11 +137,61 @@ import Testing
       FrameError.badHeader("hello").description == "malformed frame header: hello")
   }
 
+  /// A header line is checked as soon as its line ending arrives, before the header's end and
+  /// without the input ending: a child's stray log line (`print` in its handshake) broke the
+  /// frame only when its output ended, and the host waited for the module's timeout instead.
+  @Test func aLineThatIsNoHeaderBreaksTheFrameAsSoonAsItArrives() throws {
+    let stray = try FedReader()
+    #expect(try stray.arrives("Content-Length: 2\r\nloading index") == nil)  // no line end yet
+    #expect(throws: FrameError.badHeader("loading index from disk...")) {
+      try stray.arrives(" from disk...\n")
+    }
+    for line in ["loading index: 50%", ": no name", "Content-Length: x", "\u{1B}[2J: x"] {
+      let fresh = try FedReader()
+      #expect(throws: FrameError.self, "\(line)") { try fresh.arrives(line + "\r\n") }
+    }
+    let long = try FedReader()
+    #expect(throws: FrameError.badHeader("a header over 8 KiB")) {
+      try long.arrives("X-Long: " + String(repeating: "a", count: 9000) + "\r\n")
+    }
+    // A header over 8 KiB whose end came with it.
+    let whole = try FedReader()
+    #expect(throws: FrameError.badHeader("a header over 8 KiB")) {
+      try whole.arrives(
+        String(repeating: "X: 1\r\n", count: 2000) + "Content-Length: 2\r\n\r\n{}")
+    }
+    let fine = try FedReader()
+    #expect(try fine.arrives("X-Seen: yes\r\n") == nil)
+    #expect(try fine.arrives("Content-Length: 2\r\n\r\n{}") == Array("{}".utf8))
+  }
+
   /// A header of bytes that are not UTF-8 is quoted as replacement characters, cut at most 3
   /// bytes short of 40: it was quoted as "…" alone, the cut backing off over every byte.
   @Test func aHeaderThatIsNotUTF8IsQuotedAsReplacementCharacters() {
     #expect(throws: FrameError.badHeader(String(repeating: "\u{FFFD}", count: 37) + "…")) {
       try frames(bytes: [UInt8](repeating: 0x80, count: 100))
     }
+  }
+}
+
+/// A frame reader on a pipe of its own, fed by the test.
+private final class FedReader {
+  let fds: [Int32]
+  var reader: FrameReader
+
+  init() throws {
+    fds = try testPipe()
+    reader = FrameReader(descriptor: fds[0])
+  }
+
+  deinit { _ = fds.map(close) }
+
+  /// Writes `text` (at most the 64 KiB a pipe holds), reads it, and returns the frame it
+  /// completed, if any.
+  func arrives(_ text: String) throws -> [UInt8]? {
+    let bytes = Array(text.utf8)
+    #expect(write(fds[1], bytes, bytes.count) == bytes.count)
+    _ = try reader.fill(waiting: false)
+    return try reader.buffered()
   }
 }

@@ -295,6 +295,90 @@ import Testing
     #expect(last == 0)
   }
 
+  /// A child that prints a log line on its standard output during the handshake (a stray
+  /// `print`) broke the wire protocol, and the handshake fails at once saying so: it waited for
+  /// the module's timeout (30 s here), then said "'initialize' got no answer".
+  @Test(.timeLimit(.minutes(1))) func aStrayLineInTheHandshakeBreaksTheWireAtOnce() throws {
+    let (context, ends) = try Self.wire(timeout: 30)
+    defer { _ = ends.map(close) }
+    let stray = Array("loading index from disk...\n".utf8)
+    #expect(write(ends[1], stray, stray.count) == stray.count)
+    let error = #expect(throws: ProcessModuleError.self) {
+      try ProcessModule().connect(
+        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+    }
+    #expect(
+      error?.reason
+        == "broke the wire protocol (malformed frame header: loading index from disk...); ended")
+  }
+
+  /// A `setUp` answer of the wrong shape broke the wire protocol: `{"events": 5}` was taken
+  /// for a child handling no events.
+  @Test func aSetUpAnswerOfTheWrongShapeBreaksTheWire() throws {
+    let (context, ends) = try Self.wire()
+    defer { _ = ends.map(close) }
+    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    child.start { method, _ in
+      method == "initialize"
+        ? ProcessHost.handshake.message(module: "wire", pid: 1) : ["events": 5]
+    }
+    let error = #expect(throws: ProcessModuleError.self) {
+      try ProcessModule().connect(
+        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+    }
+    #expect(
+      error?.reason
+        == "broke the wire protocol (malformed message: the result of 'setUp' needs to be an "
+        + #"object with "events": an array of strings, found integer); ended"#)
+    #expect(throws: RPCError.self) { try ProcessModule.events(["events": ["a", 1]]) }
+    #expect(throws: RPCError.self) { try ProcessModule.events(.null) }
+    #expect(try ProcessModule.events(["events": ["a"]]) == ["a"])
+    #expect(try ProcessModule.events([:]) == [])
+  }
+
+  /// A child that closes its standard output and lives on is ended after the module's timeout,
+  /// and calls fail saying so, not with the SIGTERM the host sent it: the child's exit, which
+  /// its supervisor reports, was seen first ("killed by signal 15 (SIGTERM)"). The child here
+  /// "exits" inside ``PlacedChild/terminate(grace:)``, reporting it as its supervisor does.
+  @Test func aChildThatClosedItsOutputFailsCallsSayingSo() async throws {
+    let (context, ends) = try Self.wire()
+    defer { _ = ends.map(close) }
+    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    child.start { method, _ in
+      switch method {
+      case "initialize": return ProcessHost.handshake.message(module: "wire", pid: 1)
+      case "setUp": return ["events": [String]()]
+      default:
+        shutdown(ends[1], Int32(SHUT_WR))  // closes its output instead of answering
+        return nil
+      }
+    }
+    let lingering = LingeringChild(input: ends[0], output: ends[0], context: context)
+    try ProcessModule().connect(child: lingering, context: context)
+    let link = try ProcessModule.link(context)
+    let failure = await #expect(throws: ProcessModuleError.self) {
+      try await ProcessModule.call(link, "list")
+    }
+    #expect(
+      failure?.reason
+        == "closed its standard output but did not exit within 10.0 seconds; ended")
+  }
+
+  /// A context for a process-placed module `wire` with `timeout` and a connected socket pair:
+  /// the host's end, then the child's.
+  static func wire(timeout: Double = 10) throws -> (ModuleContext, [Int32]) {
+    let context = ModuleContext(
+      manifest: ModuleManifest(
+        name: "wire", type: "Test.Wire", startTimeout: timeout, placement: .process),
+      application: ApplicationManifest(name: "Test", scheme: "test"),
+      container: Container(), mediator: Mediator(scheme: "test", catalog: TypeCatalog()),
+      events: EventBus())
+    var ends: [Int32] = [0, 0]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    #expect(socketpair(AF_UNIX, type, 0, &ends) == 0)
+    return (context, ends)
+  }
+
   /// A child that breaks the wire is ended (SIGTERM), and its end may be seen before the
   /// connection's own end runs: calls in flight still fail with what it sent, not with how it
   /// ended. The child here "exits" inside ``PlacedChild/terminate(grace:)``, as at once as a
@@ -346,6 +430,31 @@ private struct ExitingChild: PlacedChild {
   }
   func exitDescription(waitingAtMost timeout: Duration) -> String? {
     "killed by signal 15 (SIGTERM)"
+  }
+}
+
+/// A child that runs on until it is asked to end, then ends at once, reported to placement as
+/// its supervisor reports an exit.
+private final class LingeringChild: PlacedChild, Sendable {
+  let pid: Int32 = 0
+  let input: Int32
+  let output: Int32
+  let context: ModuleContext
+  private let terminated = Locked(false)
+
+  init(input: Int32, output: Int32, context: ModuleContext) {
+    self.input = input
+    self.output = output
+    self.context = context
+  }
+
+  func terminate(grace: Duration) {
+    terminated.withLock { $0 = true }
+    ProcessModule().childDidExit("killed by signal 15 (SIGTERM)", context: context)
+  }
+
+  func exitDescription(waitingAtMost timeout: Duration) -> String? {
+    terminated.withLock { $0 } ? "killed by signal 15 (SIGTERM)" : nil
   }
 }
 

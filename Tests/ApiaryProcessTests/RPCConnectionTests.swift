@@ -133,6 +133,49 @@ struct Pair {
     pair.breakChild()
   }
 
+  /// A response needs exactly one of `result` and `error`, an object: one with neither was
+  /// answered as `null`, one with both as its error, and an error that is no object as an
+  /// internal error.
+  @Test func aResponseWithoutExactlyOneOutcomeIsMalformed() throws {
+    func parse(_ text: String) throws(RPCError) -> RPCMessage { try RPCMessage(Array(text.utf8)) }
+    let cases = [
+      #"{"jsonrpc":"2.0","id":2}"#: #"a response needs "result" or "error", found neither"#,
+      #"{"jsonrpc":"2.0","id":2,"result":1,"error":{"code":1,"message":"x"}}"#:
+        #"a response has "result" or "error", found both"#,
+      #"{"jsonrpc":"2.0","id":2,"error":"no"}"#:
+        "the error of a response needs to be an object, found string",
+    ]
+    for (text, message) in cases {
+      #expect(throws: RPCError(RPCError.invalidRequest, message), "\(text)") { try parse(text) }
+    }
+    guard case .response(2, .success(.null)) = try parse(#"{"jsonrpc":"2.0","id":2,"result":null}"#)
+    else {
+      Issue.record("a null result is a result")
+      return
+    }
+  }
+
+  /// A response that is malformed ends the connection at once, naming what is wrong, as a body
+  /// that is not JSON does: the call it may have answered does not get `null`.
+  @Test(.timeLimit(.minutes(1))) func aResponseWithNeitherResultNorErrorEndsTheConnection()
+    async throws
+  {
+    struct Broke: Error, Equatable { let reason: String }
+    let pair = try Pair()
+    pair.host.start(handler: { _, _ in nil }, ended: { Broke(reason: $0) })
+    pair.child.start { _, _ in
+      try FrameWriter(descriptor: pair.descriptors[1]).send(#"{"jsonrpc":"2.0","id":1}"#)
+      return nil
+    }
+    await #expect(
+      throws: Broke(
+        reason: #"malformed message: a response needs "result" or "error", found neither"#)
+    ) {
+      try await pair.host.call("ratio")
+    }
+    pair.breakChild()
+  }
+
   /// A peer that stops reading but keeps its output open: the write that finds its input closed
   /// fails, and the connection ends with what the owner makes of ``RPCConnection/endOfOutput``,
   /// so later calls fail at once, though no end of input ever comes.

@@ -59,6 +59,33 @@ import Testing
         == "running, pid 7, 1 restart")
   }
 
+  /// A child the host ends for a cause of its own (it broke the wire protocol) ends with that
+  /// cause: its status says it is ending until it has, and its end is reported as the cause, not
+  /// as the host's SIGTERM ("crashed: its process 4242 was killed by signal 15 (SIGTERM)").
+  @Test func aChildTheHostEndsForACauseEndsWithThatCause() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["exec sleep 600"])
+    let supervisor = Supervisor(module: "notes", launch: launcher.launch, onEvent: log.handler)
+    let child = try await supervisor.start()
+    let pid = child.process.pid
+    supervisor.ending(pid: pid, cause: "broke the wire protocol (x)")
+    #expect(
+      supervisor.status.description
+        == "ending, pid \(pid), 0 restarts, because it broke the wire protocol (x)")
+    child.process.send(SIGTERM)
+    await log.wait(until: EventLog.gaveUp)
+    let crash = ChildCrashError(
+      module: "notes", pid: pid, exit: .signaled(SIGTERM), cause: "broke the wire protocol (x)")
+    #expect(
+      log.events == [
+        .started(pid: pid, restarts: 0), .crashed(crash), .gaveUp(reason: crash.outcome),
+      ])
+    #expect(
+      crash.description
+        == "module 'notes' broke the wire protocol (x); its process \(pid) was ended")
+    #expect(supervisor.status == SupervisorStatus(state: .failed, lastExit: .signaled(SIGTERM)))
+  }
+
   @Test func crashWithPolicyNeverFailsTheModule() async throws {
     let log = EventLog()
     let launcher = Launcher(["kill -SEGV $$"])

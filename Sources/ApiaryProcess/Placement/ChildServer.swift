@@ -79,6 +79,10 @@ package final class ChildServer: Sendable {
           session.failed.withLock { $0 = true }
           StandardError.print("error: the connection to the host broke: \(reason)")
         }
+        // A boot the host will never ask to go on (its input ended between `setUp` and
+        // `ready`) is held in a phase: let it fail there, so the shutdown need not wait for it.
+        session.closing.withLock { $0 = true }
+        session.permission.fail(ConnectionClosed(reason: reason))
         ended.pass(1)
         return ConnectionClosed(reason: reason)
       })
@@ -89,10 +93,16 @@ package final class ChildServer: Sendable {
 
   private func handle(_ method: String, _ params: JSONValue) throws -> (any Sendable)? {
     let (kernel, session, module) = (self.kernel, self.session, self.module)
+    guard method == "initialize" || session.initialized.withLock({ $0 }) else {
+      throw RPCError(
+        RPCError.invalidRequest,
+        "'\(method)' before 'initialize': the host's first request must be 'initialize'")
+    }
     switch method {
     case "initialize":
       let handshake = ProcessHost.handshake
       try handshake.check(params)
+      session.initialized.withLock { $0 = true }
       return handshake.message(module: module, pid: getpidValue())
     case "setUp":
       Task {
@@ -100,7 +110,8 @@ package final class ChildServer: Sendable {
           try await kernel.boot()
           session.progress.pass(3)
         } catch {
-          session.failed.withLock { $0 = true }
+          // Not when the boot failed because the host's input ended: that is the normal end.
+          if !session.closing.withLock({ $0 }) { session.failed.withLock { $0 = true } }
           // What the hook threw: the host names the module and the phase itself.
           session.progress.fail((error as? KernelError)?.hookError ?? error)
         }
@@ -131,12 +142,15 @@ package final class ChildServer: Sendable {
 }
 
 /// What the child's kernel modules share with the server: the connection, the boot's progress
-/// (1 set up, 2 started, 3 ready) and the host's permissions (1 start, 2 ready).
+/// (1 set up, 2 started, 3 ready) and the host's permissions (1 start, 2 ready), whether the
+/// host's `initialize` was accepted, and whether the connection is ending.
 final class ChildSession: Sendable {
   let connection = Locked<RPCConnection?>(nil)
   let progress = Checkpoints()
   let permission = Checkpoints()
   let failed = Locked(false)
+  let initialized = Locked(false)
+  let closing = Locked(false)
 
   /// Subscribes to `names` in the child: events the child's modules post go to the host.
   func forwardEvents(_ names: [String], from events: EventBus) {

@@ -96,7 +96,12 @@ public final class ProcessModule: Module {
         // broke, or it closed its input, so the child cannot take part again: one that broke
         // the protocol is ended at once, one that closed its output or its input and lives on
         // after the module's timeout then (so its supervisor sees it end and restarts it as its
-        // policy says).
+        // policy says). Calls fail with why, and its supervisor is told why, before the child
+        // is signalled: the signal the host sends is never the cause its end names.
+        let ending = { (cause: String, failure: ProcessModuleError) in
+          connection?.end(with: failure)
+          ProcessSupervision.ending(name, owner: context, pid: pid, cause: cause)
+        }
         let closed =
           switch reason {
           case RPCConnection.endOfInput: "output"
@@ -106,20 +111,23 @@ public final class ProcessModule: Module {
         guard let closed else {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) broke the wire protocol: \(reason); ending it")
-          let broke = ProcessModuleError(
-            module: name, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
-          // Calls fail with why before the child is signalled, so its exit cannot name them.
-          connection?.end(with: broke)
+          let broke = Self.broke(name, pid, reason)
+          ending("broke the wire protocol (\(reason))", broke)
           child.terminate(grace: .seconds(1))
           return broke
         }
         let grace = Duration.manifestSeconds(max(1, context.manifest.startTimeout))
+        var overdue: ProcessModuleError?
         let ended = child.end(after: grace) {
           StandardError.print(
             "apiary: module '\(name)' (pid \(pid)) closed its standard \(closed) but did not exit "
               + "within \(grace); ending it")
+          let cause = "closed its standard \(closed) but did not exit within \(grace)"
+          let failure = ProcessModuleError(module: name, pid: pid, reason: "\(cause); ended")
+          overdue = failure
+          ending(cause, failure)
         }
-        return ProcessModuleError(module: name, pid: pid, reason: ended)
+        return overdue ?? ProcessModuleError(module: name, pid: pid, reason: ended)
       })
     let link = ProcessLink(module: name, child: child, connection: connection)
     var connected = false
@@ -136,7 +144,13 @@ public final class ProcessModule: Module {
       throw ProcessModuleError(module: name, pid: pid, reason: "handshake refused: \(error)")
     }
     let setUp = try Self.callBlocking(link, "setUp", seconds: seconds)
-    for event in setUp["events"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+    let events: [String]
+    do {
+      events = try Self.events(setUp)
+    } catch {
+      throw Self.broke(name, pid, connection.broken(error.message))
+    }
+    for event in events {
       context.events.subscribe(event) { event in
         guard event.sender != name else { return .ignored }  // it came from this child
         let report = try await Self.call(
@@ -157,6 +171,37 @@ public final class ProcessModule: Module {
     }
     ProcessLink.set(link, for: context)
     connected = true
+  }
+
+  /// What a child that broke the wire protocol fails with (the reason as the connection's end
+  /// names it).
+  private static func broke(_ module: String, _ pid: Int32, _ reason: String)
+    -> ProcessModuleError
+  {
+    ProcessModuleError(
+      module: module, pid: pid, reason: "broke the wire protocol (\(reason)); ended")
+  }
+
+  /// The events named by the result of the child's `setUp`: an object whose `events`, if
+  /// present, is an array of strings; anything else is a malformed message.
+  static func events(_ setUp: JSONValue) throws(RPCError) -> [String] {
+    let needs = "the result of 'setUp' needs to be an object with \"events\": an array of strings"
+    guard case .object(let members) = setUp else {
+      throw RPCError(RPCError.invalidRequest, "\(needs), found \(setUp.kindName)")
+    }
+    guard let events = members["events"] else { return [] }
+    guard case .array(let names) = events else {
+      throw RPCError(RPCError.invalidRequest, "\(needs), found \(events.kindName)")
+    }
+    var texts: [String] = []
+    for (index, name) in names.enumerated() {
+      guard let text = name.stringValue else {
+        throw RPCError(
+          RPCError.invalidRequest, "\(needs), found \(name.kindName) at events[\(index)]")
+      }
+      texts.append(text)
+    }
+    return texts
   }
 
   /// The child ended: calls in flight and later ones fail with `description`. (Supervision

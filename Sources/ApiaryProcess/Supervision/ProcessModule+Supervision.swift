@@ -14,7 +14,8 @@ extension ProcessModule {
       relaunch: { [self] in try await relaunch(context) },
       hung: { [self] failure in childDidExit("\(failure); killed", context: context) },
       crashed: { [self] crash in
-        childDidExit(crash.hang.map { "\($0); killed" } ?? crash.exit.description, context: context)
+        let why = crash.hang.map { "\($0); killed" } ?? crash.cause.map { "\($0); ended" }
+        childDidExit(why ?? crash.exit.description, context: context)
         ProcessLink.of(context)?.connection.closeOutput()
         ProcessLink.set(nil, for: context)
       })

@@ -89,6 +89,15 @@ package enum ProcessSupervision {
     take(module, owner: owner)?.releaseAtOnce()
   }
 
+  /// The host is ending `module`'s child `pid` for `cause` (``Supervisor/ending(pid:cause:)``):
+  /// its end is reported as that cause, not as the signal the host sends it.
+  package static func ending(_ module: String, owner: AnyObject, pid: Int32, cause: String) {
+    let supervisor = supervisors.withLock { table in
+      table[module].flatMap { $0.owner == ObjectIdentifier(owner) ? $0.supervisor : nil }
+    }
+    supervisor?.ending(pid: pid, cause: cause)
+  }
+
   /// Forgets `module`'s supervisor if `owner`'s, and returns it.
   private static func take(_ module: String, owner: AnyObject) -> Supervisor? {
     supervisors.withLock { table -> Supervisor? in

@@ -56,6 +56,9 @@ package actor Supervisor {
   /// The last health check failure and the generation of its child; set off the actor by a
   /// ``HealthWatch``.
   private let hang = Locked<(generation: Int, failure: HealthFailure)?>(nil)
+  /// Why the host is ending the child of this pid of its own accord (``ending(pid:cause:)``);
+  /// set off the actor, by placement.
+  private let cause = Locked<(pid: Int32, cause: String)?>(nil)
   private var tasks: [Task<Void, Never>] = []
   private var watch: HealthWatch?
   private var waiters: [Int: CheckedContinuation<SupervisedChild, any Error>] = [:]
@@ -80,7 +83,7 @@ package actor Supervisor {
   /// The child's state, pid, restart count and last exit, readable from any thread.
   package nonisolated var status: SupervisorStatus { published.withLock { $0 } }
 
-  private func update(_ change: (inout SupervisorStatus) -> Void) {
+  private nonisolated func update(_ change: (inout SupervisorStatus) -> Void) {
     published.withLock { change(&$0) }
   }
 
@@ -118,6 +121,7 @@ package actor Supervisor {
     update {
       $0.pid = nil
       $0.lastExit = exit
+      $0.ending = nil
     }
   }
 
@@ -130,6 +134,7 @@ package actor Supervisor {
     update {
       $0.state = .stopped
       $0.pid = nil
+      $0.ending = nil
     }
     failWaiters(reason: "it was stopped")
   }
@@ -157,6 +162,7 @@ package actor Supervisor {
       update {
         $0.pid = nil
         $0.lastExit = exit
+        $0.ending = nil
       }
     }
     guard generation == expected else { throw unavailable("it was stopped during the restart") }
@@ -199,6 +205,16 @@ package actor Supervisor {
     return try await withCheckedThrowingContinuation { waiters[id] = $0 }
   }
 
+  /// The host is ending the child `pid` for `cause` (`broke the wire protocol (…)`), not on a
+  /// command: until it has ended, its status says so, and its end is that cause (a failure),
+  /// not the signal the host sends it. Call before signalling it.
+  package nonisolated func ending(pid: Int32, cause: String) {
+    self.cause.withLock { $0 = (pid, cause) }
+    update { status in
+      if status.pid == pid, status.state == .running { status.ending = cause }
+    }
+  }
+
   // MARK: The child's life
 
   private func adopt(_ child: SupervisedChild) {
@@ -208,6 +224,7 @@ package actor Supervisor {
     update {
       $0.state = .running
       $0.pid = child.process.pid
+      $0.ending = nil
     }
     onEvent(.started(pid: child.process.pid, restarts: status.restarts))
     for waiter in waiters.values { waiter.resume(returning: child) }
@@ -245,14 +262,19 @@ package actor Supervisor {
       defer { hang = nil }
       return hang?.generation == expected ? hang?.failure : nil
     }
+    let cause = cause.withLock { cause in
+      defer { cause = nil }
+      return cause?.pid == child.process.pid ? cause?.cause : nil
+    }
     update {
       $0.pid = nil
       $0.lastExit = exit
+      $0.ending = nil
     }
     let crash = ChildCrashError(
-      module: module, pid: child.process.pid, exit: exit, hang: hangFailure)
+      module: module, pid: child.process.pid, exit: exit, hang: hangFailure, cause: cause)
     onEvent(.crashed(crash))
-    let failed = !exit.isClean || hangFailure != nil
+    let failed = !exit.isClean || hangFailure != nil || cause != nil
     guard restartPolicy.policy == .onFailure, failed else {
       fail(reason: crash.outcome)
       return

@@ -5,6 +5,8 @@
 /// // "running, pid 4242, 1 restart, last exit: killed by signal 11 (SIGSEGV)"
 /// SupervisorStatus(state: .restarting, restarts: 0, lastExit: .exited(3)).description
 /// // "restarting, restart 1 under way, last exit: exited with status 3"
+/// SupervisorStatus(state: .running, pid: 4242, ending: "broke the wire protocol (…)").description
+/// // "ending, pid 4242, 0 restarts, because it broke the wire protocol (…)"
 /// ```
 package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   package enum State: String, Sendable, Hashable, CustomStringConvertible {
@@ -27,16 +29,23 @@ package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   /// Restarts so far, automatic and `:restart` alike.
   package var restarts: Int
   package var lastExit: ChildExit?
+  /// Why the host is ending the running child (`broke the wire protocol (…)`), until it has
+  /// ended; shown as the state `ending`.
+  package var ending: String?
 
-  package init(state: State, pid: Int32? = nil, restarts: Int = 0, lastExit: ChildExit? = nil) {
+  package init(
+    state: State, pid: Int32? = nil, restarts: Int = 0, lastExit: ChildExit? = nil,
+    ending: String? = nil
+  ) {
     self.state = state
     self.pid = pid
     self.restarts = restarts
     self.lastExit = lastExit
+    self.ending = ending
   }
 
   package var description: String {
-    var parts = [state.rawValue]
+    var parts = [ending == nil ? state.rawValue : "ending"]
     if let pid { parts.append("pid \(pid)") }
     // Restarting, the count is of restarts done: the one under way is named instead.
     parts.append(
@@ -44,6 +53,7 @@ package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
         ? "restart \(restarts + 1) under way"
         : restarts == 1 ? "1 restart" : "\(restarts) restarts")
     if let lastExit { parts.append("last exit: \(lastExit)") }
+    if let ending { parts.append("because it \(ending)") }
     return parts.joined(separator: ", ")
   }
 }

@@ -11,6 +11,10 @@ import ApiarySupport
 /// Reads LSP-style frames from a file descriptor: header lines `Name: value` ended by `\r\n`,
 /// an empty line, then exactly `Content-Length` bytes of body.
 ///
+/// Each header line is checked as soon as its line ending arrives, so a peer that prints a line
+/// that is not a header (a log line on the wire) is found at once, not when a whole header
+/// that never comes would have arrived.
+///
 /// ``next()`` blocks until a whole frame has arrived. A reader that must not block (an
 /// ``RPCConnection`` spinning on its input) takes the frames already read with ``buffered()``
 /// and reads more with ``fill(waiting:)``.
@@ -28,6 +32,9 @@ package struct FrameReader {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   private var start = 0
+  /// How many bytes from `start` are whole header lines already checked, while the header's
+  /// end has not arrived.
+  private var checked = 0
   /// What one `read` fills, allocated once.
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   /// Whether `read` returns at once when nothing has arrived (`O_NONBLOCK`), so a reader that
@@ -52,13 +59,14 @@ package struct FrameReader {
   }
 
   /// The next frame's body if all of it has been read, else nil (nothing is consumed).
+  /// Throws as soon as a header line that has arrived whole is not a header, or the header is
+  /// longer than ``maximumHeaderSize``.
   package mutating func buffered() throws(FrameError) -> [UInt8]? {
     guard let end = headerEnd() else {
-      guard buffer.count - start <= Self.maximumHeaderSize else {
-        throw .badHeader("a header over 8 KiB")
-      }
+      try checkArrivedLines()
       return nil
     }
+    guard end - start <= Self.maximumHeaderSize else { throw Self.overlong }
     var length: Int?
     // Bytes, not strings: this runs once per message on the round trip's critical path.
     var lineStart = start
@@ -74,7 +82,25 @@ package struct FrameReader {
     let bodyStart = end + 4
     guard buffer.count - bodyStart >= length else { return nil }
     start = bodyStart + length
+    checked = 0
     return Array(buffer[bodyStart..<start])
+  }
+
+  /// What a header longer than ``maximumHeaderSize`` is.
+  private static let overlong = FrameError.badHeader("a header over 8 KiB")
+
+  /// Checks the header lines that arrived whole since the last look (the header's end has
+  /// not arrived), and the header's length so far.
+  private mutating func checkArrivedLines() throws(FrameError) {
+    var lineStart = start + checked
+    while let newline = buffer[lineStart...].firstIndex(of: 10) {  // "\n"
+      var lineEnd = newline
+      if lineEnd > lineStart, buffer[lineEnd - 1] == 13 { lineEnd -= 1 }  // "\r"
+      _ = try contentLength(lineStart..<lineEnd)
+      lineStart = newline + 1
+    }
+    checked = lineStart - start
+    guard buffer.count - start <= Self.maximumHeaderSize else { throw Self.overlong }
   }
 
   /// What one ``fill(waiting:)`` found.
@@ -119,8 +145,8 @@ package struct FrameReader {
   }
 
   /// Why the input ended inside a frame: before a whole header, a line that cannot be a header
-  /// line (no `:`; at the end even a partial line is final) is malformed, quoted by its first
-  /// 40 bytes; anything else is truncated.
+  /// line (see ``checkName(_:)``; at the end even a partial line is final) is malformed;
+  /// anything else is truncated.
   private func endedInsideFrame() -> FrameError {
     guard headerEnd() == nil else { return .truncated }
     var lineStart = start
@@ -129,15 +155,35 @@ package struct FrameReader {
       while lineEnd < buffer.count, buffer[lineEnd] != 10 { lineEnd += 1 }  // "\n"
       let next = lineEnd + 1
       if lineEnd > lineStart, buffer[lineEnd - 1] == 13 { lineEnd -= 1 }  // "\r"
-      if lineEnd > lineStart, !buffer[lineStart..<lineEnd].contains(58) {  // ":"
-        // The byte at `lineEnd` (a newline, or none) never moves the cut.
-        let cut = CharacterCut.index(min(lineEnd, lineStart + 40), in: buffer)
-        let text = String(decoding: buffer[lineStart..<cut], as: UTF8.self)
-        return .badHeader(ControlCharacters.escaped(text) + (cut < lineEnd ? "…" : ""))
+      do {
+        _ = try checkName(lineStart..<lineEnd)
+      } catch {
+        return error
       }
       lineStart = next
     }
     return .truncated
+  }
+
+  /// Where the `:` after the name of the header line at `line` is; throws when the line is not
+  /// `Name: value` with a name of visible ASCII characters (no spaces), as a log line is not.
+  /// Nil for an empty line.
+  private func checkName(_ line: Range<Int>) throws(FrameError) -> Int? {
+    guard !line.isEmpty else { return nil }
+    guard let colon = buffer[line].firstIndex(of: 58),  // ":"
+      colon > line.lowerBound,
+      buffer[line.lowerBound..<colon].allSatisfy({ (33...126).contains($0) })
+    else { throw .badHeader(quote(line)) }
+    return colon
+  }
+
+  /// The line at `line` as a header error quotes it: its first 40 bytes, no character cut in
+  /// two, control characters escaped.
+  private func quote(_ line: Range<Int>) -> String {
+    // The byte at the line's end (a newline, or none) never moves the cut.
+    let cut = CharacterCut.index(min(line.upperBound, line.lowerBound + 40), in: buffer)
+    let text = String(decoding: buffer[line.lowerBound..<cut], as: UTF8.self)
+    return ControlCharacters.escaped(text) + (cut < line.upperBound ? "…" : "")
   }
 
   /// Sets `O_NONBLOCK` on `descriptor` if it is a pipe or a socket; returns whether it did.
@@ -164,11 +210,9 @@ package struct FrameReader {
   }
 
   /// The value of the header line at `line` when it is `Content-Length` (in any case), nil
-  /// for an empty line or another header.
+  /// for an empty line or another header; throws for a line that is not a header.
   private func contentLength(_ line: Range<Int>) throws(FrameError) -> Int? {
-    guard !line.isEmpty else { return nil }
-    let text = { String(decoding: buffer[line], as: UTF8.self) }
-    guard let colon = buffer[line].firstIndex(of: 58) else { throw .badHeader(text()) }  // ":"
+    guard let colon = try checkName(line) else { return nil }
     let name = "content-length".utf8
     guard colon - line.lowerBound == name.count else { return nil }
     for (offset, lower) in name.enumerated() {
@@ -189,7 +233,7 @@ package struct FrameReader {
     if !plain {
       guard let parsed = Int(String(decoding: buffer[position..<line.upperBound], as: UTF8.self)),
         parsed >= 0
-      else { throw .badHeader(text()) }
+      else { throw .badHeader(quote(line)) }
       value = parsed
     }
     guard value <= Self.maximumBodySize else { throw .tooLarge(value) }

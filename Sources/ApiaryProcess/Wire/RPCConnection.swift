@@ -399,6 +399,17 @@ package final class RPCConnection: Sendable {
     }
   }
 
+  /// Ends the connection because the peer sent a message that parses but does not fit what it
+  /// answers (a result of the wrong shape), which only the owner can tell: the peer is told
+  /// (an error with a `null` id and code `-32600`, as for a message that does not parse) and the
+  /// connection ends as then. Returns the reason `ended` gets: `malformed message: what`.
+  package func broken(_ what: String) -> String {
+    try? write(RPCMessage.error(id: .null, RPCError(RPCError.invalidRequest, what)))
+    let reason = "malformed message: \(what)"
+    reportEnd(reason)
+    return reason
+  }
+
   /// Closes the writing side: the peer reads the end of its input. Calls in flight stay in
   /// flight until their answers arrive or the connection ends.
   package func closeOutput() {

@@ -61,12 +61,23 @@ package enum RPCMessage: Sendable {
     guard let id = id?.intValue else {
       throw RPCError(RPCError.invalidRequest, "a response needs the integer id of its request")
     }
-    if let error {
+    switch (result, error) {
+    case (let result?, nil):
+      self = .response(id: id, outcome: .success(result))
+    case (nil, .object(let error)?):
       let code = error["code"]?.intValue ?? RPCError.internalError
       let message = error["message"]?.stringValue ?? "error without a message"
       self = .response(id: id, outcome: .failure(RPCError(code, message)))
-    } else {
-      self = .response(id: id, outcome: .success(result ?? .null))
+    case (nil, let error?):
+      throw RPCError(
+        RPCError.invalidRequest,
+        "the error of a response needs to be an object, found \(error.kindName)")
+    case (nil, nil):
+      throw RPCError(
+        RPCError.invalidRequest, "a response needs \"result\" or \"error\", found neither")
+    case (.some, .some):
+      throw RPCError(
+        RPCError.invalidRequest, "a response has \"result\" or \"error\", found both")
     }
   }
 
