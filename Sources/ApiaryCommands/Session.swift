@@ -126,7 +126,10 @@ struct Session {
       }
     }
     let state = await kernel.state(of: name)
-    guard state != nil else { return "error: no module named '\(name)'" }
+    guard state != nil else {
+      return "error: no module named '\(name)'"
+        + Suggestion.hint(for: name, in: await kernel.moduleStates.map(\.name))
+    }
     guard let manifest, manifest.placement == .process
     else { return "error: '\(name)' is not a module placed in a child process" }
     switch state {

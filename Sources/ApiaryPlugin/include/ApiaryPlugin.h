@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "0a6f8c4ac670271fba79b90b23197bf2d700d3ca448a2a18106da5258c1341af"
+#define APIARY_ABI_HASH "b47ea125929f140535cd1041b593aadb62d986a132209af3d8f16c09e69e4d2f"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

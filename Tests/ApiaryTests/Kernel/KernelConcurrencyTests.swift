@@ -23,10 +23,18 @@ import Testing
     let second = Task { try await kernel.remove("plugin") }
     await kernel.queued(1)
     gate.open()
-    try await first.value
-    try await second.value
+    _ = try await first.value
+    // The first remove forgot the module, so the second one, which waited, finds none.
+    await #expect {
+      try await second.value
+    } throws: { error in
+      guard case .unknownModule(let unknown)? = (error as? KernelError)?.details else {
+        return false
+      }
+      return unknown == "plugin"
+    }
     #expect(count("plugin.tearDown", in: journal) == 1)
-    #expect(await kernel.state(of: "plugin") == .stopped)
+    #expect(await kernel.state(of: "plugin") == nil)
     await kernel.shutdown()
     #expect(count("plugin.tearDown", in: journal) == 1)
   }
@@ -44,7 +52,7 @@ import Testing
     let shutdown = Task { await kernel.shutdown() }
     await kernel.queued(1)
     gate.open()
-    try await removal.value
+    _ = try await removal.value
     await shutdown.value
     #expect(
       Journal.read(journal).filter { $0.hasSuffix("tearDown") } == [
@@ -122,7 +130,7 @@ import Testing
       }
       return module == "c" && dependency == "a"
     }
-    #expect(await kernel.state(of: "a") == .stopped)
+    #expect(await kernel.state(of: "a") == nil, "withdrawn, so forgotten")
     #expect(await kernel.state(of: "c") == nil)
     #expect(Journal.read(journal).contains("a.tearDown"))
     await kernel.shutdown()
