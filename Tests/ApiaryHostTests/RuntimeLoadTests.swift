@@ -22,7 +22,8 @@ import Testing
       :post note.saved
 
       """
-    let result = try HostProcess.run(["run", "--quiet", "--manifests", app.path], input: input)
+    let result = try HostProcess.run(
+      ["run", "--quiet", "--manifests", app.path], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     try #require(lines.count == 7, "\(lines)")
@@ -203,7 +204,8 @@ import Testing
       :post note.savd
 
       """
-    let result = try HostProcess.run(["run", "--quiet", HostProcess.manifests], input: input)
+    let result = try HostProcess.run(
+      ["run", "--quiet", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.split(separator: "\n") == [

@@ -20,7 +20,8 @@ import Testing
       :modules
 
       """
-    let result = try HostProcess.run(["run", HostProcess.manifests], input: input)
+    let result = try HostProcess.run(
+      ["run", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
@@ -66,7 +67,8 @@ import Testing
 
   @Test func postTakesPayloadPairsWithoutAKeyOrAValue() throws {
     let input = ":post custom.thing = =x k=v flag\n:modules\n"
-    let result = try HostProcess.run(["run", HostProcess.manifests, "--quiet"], input: input)
+    let result = try HostProcess.run(
+      ["run", HostProcess.manifests, "--quiet"], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.hasPrefix(
