@@ -2,11 +2,39 @@ import Apiary
 import ApiaryProcess
 import ApiaryTooling
 
-/// Turns one line of `apiary run`'s standard input into an action on the running kernel.
+/// Turns one line of `apiary run`'s standard input into an action on the running kernel;
+/// ``SessionLoop`` decides when each line runs, by its ``Kind``.
 struct Session {
   let kernel: Kernel
 
-  /// The lines to print for `line`; none for blank lines and comments.
+  /// How a line is scheduled beside the others (``SessionLoop``).
+  enum Kind {
+    /// A URL, `:post` or `:resolve`: runs module code, so it may take long; runs beside the
+    /// calls in flight.
+    case call
+    /// `:modules`, `:help`, a blank line, a comment, a line that is no command: answered at
+    /// once.
+    case look
+    /// `:load`, `:remove`, `:restart`: changes the application, after the calls in flight.
+    case change
+    /// `:wait`: waits for the calls in flight.
+    case wait
+  }
+
+  static func kind(of line: String) -> Kind {
+    let text = line.trimmingWhitespace()
+    guard text.hasPrefix(":") else { return text.isEmpty || text.hasPrefix("#") ? .look : .call }
+    let words = text.dropFirst().split(separator: " ")
+    switch (words.first ?? "", words.count) {
+    case ("post", 2...), ("resolve", 2...3): return .call
+    case ("load", 2), ("remove", 2), ("restart", 2): return .change
+    case ("wait", 1): return .wait
+    default: return .look
+    }
+  }
+
+  /// The lines to print for `line`; none for blank lines, comments and `:wait` (which
+  /// ``SessionLoop`` carries out).
   func handle(_ line: String) async -> [String] {
     let text = line.trimmingWhitespace()
     guard !text.isEmpty, !text.hasPrefix("#") else { return [] }
@@ -14,6 +42,7 @@ struct Session {
     let words = text.dropFirst().split(separator: " ").map(String.init)
     switch (words.first ?? "", words.count) {
     case ("help", _): return RunCommand.usage.lines
+    case ("wait", 1): return []
     case ("modules", 1):
       return await kernel.moduleStates.map { Self.line($0.name, $0.state) }
     case ("restart", 2):
@@ -127,7 +156,10 @@ struct Session {
       }
     }
     let state = await kernel.state(of: name)
-    guard state != nil else { return "error: no module named '\(name)'" }
+    guard state != nil else {
+      return "error: no module named '\(name)'"
+        + Suggestion.hint(for: name, in: await kernel.moduleStates.map(\.name))
+    }
     guard let manifest, manifest.placement == .process
     else { return "error: '\(name)' is not a module placed in a child process" }
     switch state {

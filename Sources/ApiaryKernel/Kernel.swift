@@ -45,8 +45,8 @@ public actor Kernel {
   private var bootedAt: ContinuousClock.Instant?
   private var phase = Phase.idle
   private var loaded: [String: Loaded] = [:]
-  /// The manifest of each module added at run time, by name, kept when it fails or is removed
-  /// (``manifest(of:)``).
+  /// The manifest of each module added at run time, by name, kept while the kernel lists it,
+  /// also when it failed (``manifest(of:)``).
   private var addedManifests: [String: ModuleManifest] = [:]
   private var states: ModuleTable
   /// Names in the order their `start` finished; teardown runs in reverse.
@@ -124,24 +124,26 @@ public actor Kernel {
     events.rank(owners: plan.positions)  // the ranks of `order`
   }
 
-  /// Every planned or added module with its state, in boot order.
+  /// Every planned or added module with its state, in boot order; a removed module is not
+  /// listed.
   package var moduleStates: [(name: String, state: ModuleState)] {
     order.compactMap { name in states[name].map { (name, $0) } }
   }
 
-  /// The manifest of the module `name`, planned or added at run time, also once it failed or
-  /// was removed; nil when no module had that name.
+  /// The manifest of the module `name`, planned or added at run time, also once it failed; nil
+  /// when the kernel lists no module of that name (none had it, or it was removed).
   package func manifest(of name: String) -> ModuleManifest? {
-    addedManifests[name] ?? plan.positions[name].map { plan.modules[$0] }
+    guard states[name] != nil else { return nil }
+    return addedManifests[name] ?? plan.positions[name].map { plan.modules[$0] }
   }
 
-  /// The manifests of every planned module, then of every one added at run time (not
-  /// planned).
+  /// The manifests of every planned module, then of every one added at run time (not planned)
+  /// and not removed since.
   package var manifests: [ModuleManifest] {
     plan.modules + addedManifests.values.filter { plan.positions[$0.name] == nil }
   }
 
-  /// The state of one module, or nil when no module has that name.
+  /// The state of one module, or nil when no module has that name (or it was removed).
   package func state(of name: String) -> ModuleState? { states[name] }
 
   /// Names of running modules in the order they started.
@@ -715,8 +717,7 @@ public actor Kernel {
     } catch {
       if startOrder.contains(manifest.name) { await tearDownAll([manifest.name]) }
       unregister(manifest.name)
-      states[manifest.name] = nil
-      removeFromOrder(manifest.name)
+      forget(manifest.name)
       throw error
     }
   }
@@ -741,9 +742,12 @@ public actor Kernel {
   }
 
   /// Tears one running module down and removes everything it registered: its services,
-  /// targets, event handlers and interceptors. Refused while running modules depend on it;
-  /// removing a module that is already stopped does nothing. Returns what its `tearDown` threw
-  /// when that failed (the module is removed all the same).
+  /// targets, event handlers and interceptors. Refused while running or dormant modules depend
+  /// on it. A module that failed or was skipped is removed the same way. A removed module is
+  /// forgotten: ``moduleStates`` no longer lists it, ``state(of:)`` and ``manifest(of:)`` are
+  /// nil, removing or restarting it again throws ``ErrorCode/unknownModule``, and `add` can add
+  /// the name again. Returns what its `tearDown` threw when that failed (the module is removed
+  /// all the same).
   @discardableResult
   package func remove(_ name: String) async throws(KernelError) -> (any Error)? {
     await beginChange()
@@ -788,21 +792,30 @@ public actor Kernel {
       try await addOne(manifest)
     } catch {
       place(manifest)
+      addedManifests[manifest.name] = manifest
       states[manifest.name] = .failed(phase: Self.phase(of: error), reason: Self.reason(of: error))
       throw error
     }
     startInBackground([manifest.name])
   }
 
-  /// Tears `name` down if it runs and removes everything it registered; it is then stopped.
-  /// Returns what its `tearDown` threw, if it failed.
+  /// Tears `name` down if it runs, removes everything it registered and forgets it. Returns
+  /// what its `tearDown` threw, if it failed.
   @discardableResult
   private func takeOut(_ name: String) async -> (any Error)? {
     let failure = states[name] == .running ? await tearDownAll([name])[name] : nil
     unregister(name)
     states[wake: name] = nil  // a dormant module is removed with its placeholders, never woken
-    states[name] = .stopped
+    forget(name)
     return failure
+  }
+
+  /// Drops `name` from the modules the kernel lists: its state, its place in boot and event
+  /// order, and the manifest it was added with.
+  private func forget(_ name: String) {
+    states[name] = nil
+    removeFromOrder(name)
+    addedManifests[name] = nil
   }
 
   /// Marks a running module failed while the application runs (its child process ended for

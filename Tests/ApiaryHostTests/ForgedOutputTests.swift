@@ -23,7 +23,7 @@ import Testing
     ]
     let result = try HostProcess.run(
       ["run", "--manifests", HostProcess.manifests, "--quiet"],
-      input: input.joined(separator: "\n") + "\n")
+      input: HostProcess.oneByOne(input.joined(separator: "\n")))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == input.count, "one line per input: \(result.stdout)")

@@ -64,6 +64,15 @@ struct HostProcess {
     return try running.finish()
   }
 
+  /// `input` (lines for `apiary run`) with `:wait` after each line: `run` runs calls side by
+  /// side and prints each result when it finishes, so a test that reads the results line by
+  /// line lets each call finish before the next starts, as a script that needs them in order
+  /// does.
+  static func oneByOne(_ input: String) -> String {
+    input.split(separator: "\n", omittingEmptySubsequences: false).map { $0 + "\n:wait\n" }
+      .joined()
+  }
+
   /// The default application's manifests, naming its plugins built for the tests.
   static var manifests: String { SamplePlugins.manifests }
 

@@ -11,7 +11,7 @@ import Testing
 
       """
     let result = try HostProcess.run(
-      ["run", HostProcess.manifests, "--profile"], input: input,
+      ["run", HostProcess.manifests, "--profile"], input: HostProcess.oneByOne(input),
       in: HostProcess.temporaryDirectory())
     #expect(result.status == 0, "\(result.stderr)")
     let dormant = result.stdout.range(of: "search       dormant")
@@ -39,7 +39,8 @@ import Testing
 
       """
     let result = try HostProcess.run(
-      ["run", HostProcess.manifests, "--profile", "--format", "json"], input: input,
+      ["run", HostProcess.manifests, "--profile", "--format", "json"],
+      input: HostProcess.oneByOne(input),
       in: HostProcess.temporaryDirectory())
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("search       running"), "\(result.stdout)")

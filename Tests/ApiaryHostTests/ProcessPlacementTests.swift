@@ -71,13 +71,14 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     let result = try HostProcess.run(
       ["run", directory, "--quiet"],
-      input: """
+      input: HostProcess.oneByOne(
+        """
         notebook://search/query?q=early
         notebook://notes/create?title=hello%20world
         notebook://search/query?q=hello
         notebook://search/query?q=hello&limit=x
         :modules
-        """, in: data)
+        """), in: data)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 8, "\(result.stdout)")
@@ -230,13 +231,14 @@ import Testing
     let directory = try Self.manifests(greeter: try Self.greeter)
     let result = try HostProcess.run(
       ["run", directory, "--quiet"],
-      input: """
+      input: HostProcess.oneByOne(
+        """
         notebook://greeter/greet?name=Ada
         notebook://search/query?q=hello
         :post greet.requested name=Bo
         notebook://greeter/countNotes
         notebook://greeter/fail?why=testing
-        """)
+        """))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     // The host applies the URL policy: `countNotes` is local-only.
@@ -285,11 +287,12 @@ import Testing
     let directory = try Self.manifests(greeter: try Self.greeter)
     let result = try HostProcess.run(
       ["run", directory, "--quiet"],
-      input: """
+      input: HostProcess.oneByOne(
+        """
         notebook://greeter/crash
         notebook://greeter/greet
         notebook://notes/list
-        """)
+        """))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 3, "\(result.stdout)")

@@ -22,7 +22,8 @@ import Testing
       :post note.saved
 
       """
-    let result = try HostProcess.run(["run", "--quiet", "--manifests", app.path], input: input)
+    let result = try HostProcess.run(
+      ["run", "--quiet", "--manifests", app.path], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     try #require(lines.count == 7, "\(lines)")
@@ -76,13 +77,13 @@ import Testing
     let result = try HostProcess.run(["run", "--quiet", app.path], input: input)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
-    try #require(lines.count == 5, "\(lines)")
+    // The first `:modules` lists nothing: the withdrawn module is forgotten, as a removed one.
+    try #require(lines.count == 4, "\(lines)")
     #expect(
       lines[0].hasPrefix("error: loading 'x' failed: module 'x' failed in setUp: "), "\(lines)")
     #expect(lines[0].hasSuffix("; withdrew the file's other modules: 'y'"), "\(lines)")
-    #expect(lines[1] == "y            stopped", "\(lines)")
-    #expect(lines[2] == "loaded 'x', 'y'", "\(lines)")
-    #expect(lines[3...] == ["y            running", "x            running"], "\(lines)")
+    #expect(lines[1] == "loaded 'x', 'y'", "\(lines)")
+    #expect(lines[2...] == ["y            running", "x            running"], "\(lines)")
   }
 
   /// A file whose second module names a type the host does not have is refused before any
@@ -147,6 +148,34 @@ import Testing
       ], "\(result.stdout)")
   }
 
+  /// A removed module is gone from `:modules`, and `:remove` and `:restart` of it name no
+  /// module, as for a name never loaded; `:load` brings it back. It stayed listed as `stopped`,
+  /// a second `:remove` said "removed" again and `:restart` said it was not in a child process.
+  @Test func aRemovedModuleIsNoLongerListed() throws {
+    let library = PluginPackage.faults.library("FaultPlugin").path
+    func module(_ name: String) -> String {
+      #"{"schemaVersion": 1, "modules": [{"name": "\#(name)", "type": "FaultPlugin.FaultModule", "#
+        + #""library": "\#(library)", "version": "1.0.0"}]}"#
+    }
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Faults", "scheme": "faults", "modules": []}"#,
+      "kept.json": module("kept"), "gone.json": module("gone"),
+    ])
+    let input = [
+      ":load \(app.path)/kept.json", ":load \(app.path)/gone.json", ":remove gone", ":modules",
+      ":remove gone", ":restart gone", ":load \(app.path)/gone.json", ":modules",
+    ]
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: input.joined(separator: "\n") + "\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.split(separator: "\n") == [
+        "loaded 'kept'", "loaded 'gone'", "removed 'gone'", "kept         running",
+        "error: no module named 'gone'", "error: no module named 'gone'", "loaded 'gone'",
+        "kept         running", "gone         running",
+      ], "\(result.stdout)")
+  }
+
   /// A command `:help` lists, typed with too few or too many words, is answered with its
   /// syntax, not as an unknown command.
   @Test func aCommandWithTheWrongWordsShowsItsSyntax() throws {
@@ -175,7 +204,8 @@ import Testing
       :post note.savd
 
       """
-    let result = try HostProcess.run(["run", "--quiet", HostProcess.manifests], input: input)
+    let result = try HostProcess.run(
+      ["run", "--quiet", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.split(separator: "\n") == [

@@ -20,7 +20,8 @@ import Testing
       :modules
 
       """
-    let result = try HostProcess.run(["run", HostProcess.manifests], input: input)
+    let result = try HostProcess.run(
+      ["run", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
@@ -68,7 +69,8 @@ import Testing
   /// (`PostCommandTests`).
   @Test func postTakesPayloadPairsWithAnEmptyValue() throws {
     let input = ":post custom.thing k=v flag= e==\n:modules\n"
-    let result = try HostProcess.run(["run", HostProcess.manifests, "--quiet"], input: input)
+    let result = try HostProcess.run(
+      ["run", HostProcess.manifests, "--quiet"], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout.hasPrefix(

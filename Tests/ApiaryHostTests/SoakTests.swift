@@ -60,12 +60,13 @@ import Testing
 
     feed.write(Data("notebook://notes/create?title=milk\n".utf8))
     send(0..<Self.warmUp)
-    feed.write(Data(":post soak.warm\n".utf8))
+    // `:wait`: the calls in flight finish before the mark, so it marks where the lines end.
+    feed.write(Data(":wait\n:post soak.warm\n".utf8))
     #expect(marks.wait(for: "event 'soak.warm'"))
     let warm = try Self.memory(of: host.process.processIdentifier)
 
     send(Self.warmUp..<Self.total)
-    feed.write(Data(":post soak.done\n".utf8))
+    feed.write(Data(":wait\n:post soak.done\n".utf8))
     #expect(marks.wait(for: "event 'soak.done'"))
     let done = try Self.memory(of: host.process.processIdentifier)
 
@@ -150,8 +151,10 @@ final class OutputMarks: @unchecked Sendable {
       }
       let text = String(decoding: chunk, as: UTF8.self)
       if isOutput {
-        outputTail = String((outputTail + text).suffix(200))
-        marks = marks.filter { !outputTail.contains($0) }
+        // Looked for before the tail is cut: lines after a mark may come in the same chunk.
+        let seen = outputTail + text
+        marks = marks.filter { !seen.contains($0) }
+        outputTail = String(seen.suffix(200))
       } else {
         storedErrorTail = String((storedErrorTail + text).suffix(500))
       }

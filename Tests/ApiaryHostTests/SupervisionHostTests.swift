@@ -120,6 +120,7 @@ import Testing
     #expect(host.waitForError("apiary: module 'deep' failed"))
     Self.send(host, "faults://quits/crash?how=exit")
     #expect(host.waitForError("apiary: module 'quits' failed"))
+    Self.send(host, ":wait")  // the crashed calls' results come first
     Self.send(host, ":modules")
     let result = try host.finish()
     #expect(result.status == 0, "\(result.stderr)")
@@ -151,15 +152,20 @@ import Testing
       Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
     ])
     let host = try Self.start(["run", directory.path, "--quiet"])
+    // `:wait` between calls: `run` runs the calls typed one after another side by side.
     Self.send(host, "faults://faulty/pid")
+    Self.send(host, ":wait")
     Self.send(host, "faults://faulty/crash?how=segv")
     #expect(host.waitForError("apiary: module 'faulty' running again"))
     Self.send(host, "faults://faulty/pid")
+    Self.send(host, ":wait")
     Self.send(host, "faults://faulty/crash?how=exit")
     #expect(host.waitForError("(restart 2)"))
+    Self.send(host, ":wait")
     Self.send(host, ":modules")
     Self.send(host, "faults://faulty/crash?how=abort")
     #expect(host.waitForError("apiary: module 'faulty' failed"))
+    Self.send(host, ":wait")
     Self.send(host, ":modules")
     let result = try host.finish()
     #expect(result.status == 0, "\(result.stderr)")
@@ -194,6 +200,7 @@ import Testing
     ])
     let host = try Self.start(["run", directory.path, "--quiet"])
     Self.send(host, "faults://faulty/pid")
+    Self.send(host, ":wait")  // calls typed one after another run side by side
     Self.send(host, "faults://faulty/crash?how=stop")
     #expect(host.waitForError("apiary: module 'faulty' running again"))
     Self.send(host, "faults://faulty/pid")
@@ -304,6 +311,7 @@ import Testing
     Self.send(host, "faults://faulty/crash?how=closein")
     #expect(Self.readLine(host, &output) { $0 == #""closed""# } != nil)
     Self.send(host, "faults://faulty/pid")
+    Self.send(host, ":wait")  // its result comes before the next call's
     #expect(host.waitForError("apiary: module 'faulty' running again"))
     Self.send(host, "faults://faulty/pid")
     let result = try host.finish()
@@ -426,6 +434,7 @@ import Testing
       .write(to: script, atomically: true, encoding: .utf8)
     Self.send(host, ":restart faulty")
     Self.send(host, "faults://faulty/version")
+    Self.send(host, ":wait")  // `:modules` would answer before the call in flight
     Self.send(host, ":modules")
     let result = try host.finish()
     #expect(result.status == 0, "\(result.stderr)")

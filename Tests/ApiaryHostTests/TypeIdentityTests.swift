@@ -15,7 +15,7 @@ import Testing
 
       """
     let result = try HostProcess.run(
-      ["run", "--quiet", "--manifests", HostProcess.manifests], input: input)
+      ["run", "--quiet", "--manifests", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     try #require(lines.count == 5, "\(lines)")
@@ -37,7 +37,7 @@ import Testing
 
       """
     let result = try HostProcess.run(
-      ["run", "--quiet", "--manifests", HostProcess.manifests], input: input)
+      ["run", "--quiet", "--manifests", HostProcess.manifests], input: HostProcess.oneByOne(input))
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     try #require(lines.count == 4, "\(lines)")

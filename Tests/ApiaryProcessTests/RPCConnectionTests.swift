@@ -56,6 +56,30 @@ struct Pair {
     pair.breakChild()
   }
 
+  /// Every request's handler starts at once, however many hold their threads: one more than
+  /// there are processors keep their threads busy until all have started. On Dispatch's global
+  /// queue (a thread per processor) the last never started (its monitor adds a thread only
+  /// when one is blocked, and then after about a second: concurrent events to a process-placed
+  /// module took a second each); each gives up after 30 s so that this fails instead of hangs.
+  @Test func everyHandlerGetsAThreadAtOnce() async throws {
+    let count = ProcessInfo.processInfo.activeProcessorCount + 1
+    let pair = try Pair()
+    let started = Locked(0)
+    pair.host.start { _, _ in nil }
+    pair.child.start { _, _ in
+      started.withLock { $0 += 1 }
+      let giveUp = ContinuousClock.now + .seconds(30)
+      while started.withLock({ $0 }) < count, ContinuousClock.now < giveUp { sched_yield() }
+      return started.withLock { $0 } >= count
+    }
+    let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+      for _ in 0..<count { group.addTask { try await pair.host.call("hold") } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results == Array(repeating: .bool(true), count: count))
+    pair.breakChild()
+  }
+
   /// Three requests in flight; the child answers them in reverse order (each waits on a gate
   /// the test opens), and each caller still gets its own answer.
   @Test func answersOutOfOrderReachTheirCallers() async throws {

@@ -26,9 +26,17 @@ enum RunCommand: HostCommand {
                                          "process"), loading its plugin library anew
       :resolve PROTOCOL [NAME]           resolve a service by its protocol's name, print the
                                          implementation and the instance's identity
+      :wait                              wait until the calls before it have finished
       :help                              this list
 
-    The first SIGINT or SIGTERM stops serving (a call in progress is abandoned) and shuts down;
+    Calls (URLs, :post, :resolve) run side by side, at most \(SessionLoop.concurrentCalls)
+    at a time, each printing its result when it finishes, so a call that hangs holds nothing
+    else up; put a :wait line between calls that must run in order. The commands :modules
+    and :help answer at once; :load, :remove and :restart wait for the calls in flight, and
+    the lines after them wait for them. At the end of input the host waits for the calls in
+    flight, then shuts down.
+
+    The first SIGINT or SIGTERM stops serving (calls in flight are abandoned) and shuts down;
     if that takes longer than SECONDS, the host exits with \(ExitStatus.shutdownTimedOut).
     A second signal exits at once with \(ExitStatus.forced).
 
@@ -76,14 +84,8 @@ enum RunCommand: HostCommand {
     let status = await Host.session(kernel, shutdownTimeout: shutdownTimeout, log: log) {
       let running = await kernel.startedModules.count
       log("ready: \(running) module\(running == 1 ? "" : "s") running; type ':help' for commands")
-      let session = Session(kernel: kernel)
       // Ends at end of input, or when a signal cancels this task.
-      for await line in HostInput() {
-        switch line {
-        case .success(let text): Output.reply(lines: await session.handle(text))
-        case .failure(let tooLong): Output.reply(lines: ["error: \(tooLong)"])
-        }
-      }
+      await SessionLoop(session: Session(kernel: kernel)).serve(HostInput())
       if !Task.isCancelled { log("end of input: shutting down") }
       return ExitStatus.success
     }

@@ -560,11 +560,21 @@ package final class RPCConnection: Sendable {
       if let reader = ReaderThread.current(for: self), handlers.inline(method) {
         return answerInline(id, method, params, handler, reader)
       }
-      DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
+      Self.onThreadOfItsOwn { [self] in _ = answer(id, method, params, handler) }
     case .notification(let method, let params):
-      DispatchQueue.global().async { _ = try? handler(method, params) }
+      Self.onThreadOfItsOwn { _ = try? handler(method, params) }
     }
     return .elsewhere
+  }
+
+  /// Runs a handler on a Dispatch thread at once, however many handlers hold theirs: a serial
+  /// queue of its own is served by a thread Dispatch adds when every other is busy. On the
+  /// global queue, handlers that blocked all of its threads (one per processor; a handler waits
+  /// in ``awaitBlocking(_:)`` for a task that needs one of them too) held the next request —
+  /// and those tasks — until Dispatch's monitor added a thread, about a second later: each
+  /// concurrent event to a process-placed module took a second.
+  private static func onThreadOfItsOwn(_ work: @escaping @Sendable () -> Void) {
+    DispatchQueue(label: "apiary.rpc-handler").async(execute: work)
   }
 
   /// Answers a request on the reader thread, marked in the takeover watch while its handler
@@ -578,7 +588,7 @@ package final class RPCConnection: Sendable {
     let answered = answer(id, method, params, handler)
     let leading = reader.pointee.isLeading && takeover.end(reader.pointee.mark)
     if !answered {
-      DispatchQueue.global().async { [self] in _ = answer(id, method, params, handler) }
+      Self.onThreadOfItsOwn { [self] in _ = answer(id, method, params, handler) }
     }
     guard leading else {
       reader.pointee.leave()

@@ -24,9 +24,17 @@ import Testing
     await kernel.queued(1)
     gate.open()
     _ = try await first.value
-    _ = try await second.value
+    // The first remove forgot the module, so the second one, which waited, finds none.
+    await #expect {
+      try await second.value
+    } throws: { error in
+      guard case .unknownModule(let unknown)? = (error as? KernelError)?.details else {
+        return false
+      }
+      return unknown == "plugin"
+    }
     #expect(count("plugin.tearDown", in: journal) == 1)
-    #expect(await kernel.state(of: "plugin") == .stopped)
+    #expect(await kernel.state(of: "plugin") == nil)
     await kernel.shutdown()
     #expect(count("plugin.tearDown", in: journal) == 1)
   }
@@ -122,7 +130,7 @@ import Testing
       }
       return module == "c" && dependency == "a"
     }
-    #expect(await kernel.state(of: "a") == .stopped)
+    #expect(await kernel.state(of: "a") == nil, "withdrawn, so forgotten")
     #expect(await kernel.state(of: "c") == nil)
     #expect(Journal.read(journal).contains("a.tearDown"))
     await kernel.shutdown()

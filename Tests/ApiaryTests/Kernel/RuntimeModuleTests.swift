@@ -17,12 +17,44 @@ import Testing
 
     await #expect(throws: KernelError.self) { try await kernel.remove("base") }
     try await kernel.remove("plugin")
-    #expect(await kernel.state(of: "plugin") == .stopped)
+    #expect(await kernel.state(of: "plugin") == nil)
     #expect(await kernel.events.post("ping").handledBy.isEmpty)
     #expect(
       Journal.read(journal).suffix(4) == [
         "plugin.setUp", "plugin.start", "plugin.ready", "plugin.tearDown",
       ])
+    await kernel.shutdown()
+  }
+
+  /// A removed module is forgotten, a planned one as an added one: the kernel's listing, its
+  /// state and its manifest are gone, removing it again names no module, and the name can be
+  /// added again. It stayed listed as `stopped`, and a second remove said it removed it again.
+  @Test func aRemovedModuleIsNoLongerListed() async throws {
+    let journal = Journal.new()
+    let kernel = try Fixture.kernel([
+      Fixture.module("base", journal: journal), Fixture.module("planned", journal: journal),
+    ])
+    try await kernel.boot()
+    try await kernel.add(Fixture.module("added", journal: journal, dependencies: ["base"]))
+    try await kernel.remove("added")
+    try await kernel.remove("planned")
+    #expect(await kernel.moduleStates.map(\.name) == ["base"])
+    #expect(await kernel.startedModules == ["base"])
+    for name in ["added", "planned"] {
+      #expect(await kernel.state(of: name) == nil)
+      #expect(await kernel.manifest(of: name) == nil)
+      await #expect {
+        try await kernel.remove(name)
+      } throws: { error in
+        guard case .unknownModule(let unknown)? = (error as? KernelError)?.details else {
+          return false
+        }
+        return unknown == name
+      }
+    }
+    try await kernel.add(Fixture.module("added", journal: journal, dependencies: ["base"]))
+    #expect(await kernel.moduleStates.map(\.name) == ["base", "added"])
+    #expect(await kernel.manifest(of: "added")?.dependencies == ["base"])
     await kernel.shutdown()
   }
 

@@ -60,7 +60,9 @@ final class FaultModule: Module {
   }
 }
 
-/// The `faults` target: `hang` blocks its thread for good; `pid` answers the process id;
+/// The `faults` target: `hang` blocks its thread for good; `gate?path=FIFO` blocks until a
+/// test opens the named pipe at `path` for writing and closes it, then answers `"passed"`;
+/// `pid` answers the process id;
 /// `image` the inode of the mapped `libFaultPlugin.so` (a rebuilt library is a new file);
 /// `crash` ends the process (placed in a child, only the child) while the call is in flight:
 /// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3); `callMissing`
@@ -76,6 +78,12 @@ final class FaultTarget: Target {
     "hang": .sync { _, _ in
       Fault.announce("fault: hang")
       Fault.blockForever()
+    },
+    "gate": .sync { _, params in
+      let path = try params.string("path")
+      Fault.announce("fault: gate \(path)")
+      Fault.pass(gate: path)
+      return "passed"
     },
     "pid": .sync { _, _ in Int(getpid()) },
     "callMissing": .sync { target, _ in try target.mediator.perform(target: "missing", action: "x")
@@ -116,6 +124,17 @@ enum Fault {
     var frame = [Int](repeating: depth, count: 64)
     frame[depth % 64] = recurse(depth + 1)
     return frame.reduce(0, &+)
+  }
+
+  /// Waits until a writer opens the named pipe at `path` and closes it: opening its read end
+  /// waits for a writer, reading it waits for the writer to close.
+  static func pass(gate path: String) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return }
+    var byte: UInt8 = 0
+    var count = 1
+    while count > 0 || (count < 0 && errno == EINTR) { count = read(descriptor, &byte, 1) }
+    close(descriptor)
   }
 
   /// Holds the calling thread, never returning and never suspending.
