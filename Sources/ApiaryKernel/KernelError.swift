@@ -192,7 +192,7 @@ package enum KernelErrorDetails: Sendable, CustomStringConvertible {
     switch state {
     case .running: "to start it anew, remove it and add it again"
     case .dormant: "it starts on its first trigger"
-    case .stopped: "it was removed: add it again"
+    case .stopped: "it has stopped: add it again"
     case .skipped: "once the modules it depends on run, remove it and add it again"
     default: "wait until it has started or failed"
     }
