@@ -384,14 +384,7 @@ import Testing
   /// ended. The child here "exits" inside ``PlacedChild/terminate(grace:)``, as at once as a
   /// real one may.
   @Test func callsFailWithTheBrokenWireNotTheExitItCaused() async throws {
-    let context = ModuleContext(
-      manifest: ModuleManifest(name: "wire", type: "Test.Wire", placement: .process),
-      application: ApplicationManifest(name: "Test", scheme: "test"),
-      container: Container(), mediator: Mediator(scheme: "test", catalog: TypeCatalog()),
-      events: EventBus())
-    var ends: [Int32] = [0, 0]
-    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    #expect(socketpair(AF_UNIX, type, 0, &ends) == 0)
+    let (context, ends) = try Self.wire()
     defer { _ = ends.map(close) }
     let (hostEnd, childEnd) = (ends[0], ends[1])
     let child = RPCConnection(reading: childEnd, writing: childEnd)
