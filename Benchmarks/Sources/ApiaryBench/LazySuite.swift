@@ -1,6 +1,7 @@
 import Apiary
 import ApiaryCommands
 import Foundation
+import Synchronization
 
 /// Lazy activation (issue 14): the boot of 10,000 generated modules of which nine in ten are
 /// lazy, per module, as `apiary run` boots them (``EmbeddedHost/kernel(manifestsAt:)``: load,
@@ -32,11 +33,14 @@ enum LazySuite {
     defer { try? FileManager.default.removeItem(atPath: generated.directory) }
     let catalog = TypeCatalog()
     let directory = "\(generated.directory)/modules"
-    var (floor, foundation, boot): ([Double], [Double], [Double]) = ([], [], [])
+    var (floor, twoThreads, foundation, boot): ([Double], [Double], [Double], [Double]) = (
+      [], [], [], []
+    )
     var note: String?
     for run in 0..<(runs + (smoke ? 0 : 1)) {
       let timed = smoke || run > 0
       let parse = parseFloor(directory)
+      let parseOnTwo = parseFloorOnTwoThreads(directory)
       let parseWithFoundation = LifecycleSuite.floor(directory, catalog: catalog).parse
       do {
         let began = Harness.now()
@@ -48,10 +52,13 @@ enum LazySuite {
         if dormant != modules * 9 / 10 { note = "\(dormant) dormant modules, expected 9,000" }
         if timed {
           floor.append(Double(parse.nanoseconds))
+          twoThreads.append(Double(parseOnTwo.nanoseconds))
           foundation.append(Double(parseWithFoundation))
           boot.append(Double(booted - began))
         }
-        if parse.files != modules { note = "the floor parsed \(parse.files) files, not \(modules)" }
+        for files in [parse.files, parseOnTwo.files] where files != modules {
+          note = "the floor parsed \(files) files, not \(modules)"
+        }
       } catch {
         note = "\(error)".split(separator: "\n").prefix(3).joined(separator: " ")
         break
@@ -61,6 +68,12 @@ enum LazySuite {
       Row(
         section: section, name: name, apiary: measurement(boot, per: modules),
         peerName: "list+read+parse with Apiary's parser", peer: measurement(floor, per: modules),
+        note: note))
+    report.add(
+      Row(
+        section: section, name: "\(name), two-thread floor",
+        apiary: measurement(boot, per: modules),
+        peerName: "list+read+parse on two threads", peer: measurement(twoThreads, per: modules),
         note: note))
     report.add(
       Row(
@@ -102,6 +115,55 @@ enum LazySuite {
       }
     }
     return (Harness.now() - began, files)
+  }
+
+  /// ``parseFloor(_:)`` on two threads, as boot reads many module files: `directory` is listed
+  /// first, then each half of the `*.json` files is read and parsed on a thread of its own (the
+  /// calling thread takes the first). Nanoseconds, listing and both halves included, and the
+  /// files that parsed.
+  static func parseFloorOnTwoThreads(_ directory: String) -> (nanoseconds: UInt64, files: Int) {
+    let began = Harness.now()
+    guard let listing = opendir(directory) else { return (0, 0) }
+    defer { closedir(listing) }
+    var names: [String] = []
+    while let entry = readdir(listing) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+        field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee))
+        {
+          String(cString: $0)
+        }
+      }
+      if name.hasSuffix(".json") { names.append(name) }
+    }
+    let descriptor = dirfd(listing)
+    let halves = [names[..<(names.count / 2)], names[(names.count / 2)...]]
+    let parsed = Mutex([0, 0])
+    DispatchQueue.concurrentPerform(iterations: 2) { half in
+      let files = parseFiles(halves[half], in: descriptor)
+      parsed.withLock { $0[half] = files }
+    }
+    return (Harness.now() - began, parsed.withLock { $0[0] + $0[1] })
+  }
+
+  /// The files of `names` in the directory `descriptor` that ``parseFloor(_:)`` would parse,
+  /// read and parsed as it reads and parses them.
+  private static func parseFiles(_ names: ArraySlice<String>, in descriptor: Int32) -> Int {
+    let capacity = 1 << 16
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+    defer { buffer.deallocate() }
+    var files = 0
+    for name in names {
+      let file = openat(descriptor, name, O_RDONLY | O_CLOEXEC)
+      guard file >= 0 else { continue }
+      let count = read(file, buffer.baseAddress, capacity)
+      close(file)
+      guard count > 0, count < capacity else { continue }
+      if EmbeddedHost.parseManifest(UnsafeRawBufferPointer(rebasing: buffer[..<count]), file: name)
+      {
+        files += 1
+      }
+    }
+    return files
   }
 
   /// `count` dormant modules without hooks, each declaring its own `math` target; each is
