@@ -71,6 +71,7 @@ let package = Package(
     .testTarget(name: "ApiaryTestingTests", dependencies: ["ApiaryTesting"]),
     .testTarget(name: "ApiaryProcessTests", dependencies: ["ApiaryProcess"] + layers),
     .testTarget(name: "ApiaryPluginGateTests", dependencies: ["ApiaryPluginGate"]),
+    .testTarget(name: "ApiaryCommandsTests", dependencies: ["ApiaryCommands"]),
     .testTarget(name: "ApiaryHostTests", dependencies: ["ApiaryLauncher"]),
   ],
   swiftLanguageModes: [.v6]

@@ -31,10 +31,6 @@ final class ByteFile {
   private var head: [UInt8] = []
   private var headCount = 0
 
-  /// The buffer a small file was read into whole, for ``keepSpare(_:)`` once nothing uses its
-  /// bytes any more; empty for a larger file.
-  var wholeFileBuffer: [UInt8] { head.count == Self.wholeFileSize ? head : [] }
-
   /// Opens `path` and reads its first `head` bytes, or all of it when it is small and `head` is
   /// not 0 (0 for none: `SHA256` reads in chunks).
   convenience init(path: String, head headSize: Int = ByteFile.headSize) throws(PluginProblem) {
@@ -120,7 +116,13 @@ final class ByteFile {
     headCount = first
   }
 
-  deinit { close(descriptor) }
+  /// Closes the file, and keeps a small file's buffer for the next small file. Whatever still
+  /// reads its bytes (an image's slices) keeps them: the next file's read into the buffer then
+  /// copies it first (arrays copy on write), so a late reader costs time, never bytes.
+  deinit {
+    close(descriptor)
+    if head.count == Self.wholeFileSize { Self.spare.keep(head) }
+  }
 
   /// `count` bytes at `offset`, a slice of the whole file's buffer when it was read whole (its
   /// indices are the file's offsets then, so use `startIndex`); a range outside the file is a
@@ -196,14 +198,6 @@ final class ByteFile {
   /// few microseconds each on a VM (BENCHMARKS.md, "Plugins"). A larger file drops it, for its
   /// ranges to reuse those pages.
   private static let spare = SpareBuffer()
-
-  /// Keeps `buffer` (a ``wholeFileBuffer``) for the next small file, unless one is kept already.
-  /// The gate calls it once no image reads the buffer any more; had one still read it, the next
-  /// read into it would copy it first (arrays copy on write), so a late caller costs time only.
-  static func keepSpare(_ buffer: [UInt8]) {
-    guard buffer.count == wholeFileSize else { return }
-    spare.keep(buffer)
-  }
 
   /// Feeds the whole file, in chunks, to `body`.
   func forEachChunk(_ body: ([UInt8]) -> Void) throws(PluginProblem) {

@@ -2,7 +2,7 @@
 /// checks across them.
 struct GateRun {
   /// A library file the gate read: a candidate's, or a contract library found through
-  /// `DT_NEEDED`. A class, so the checks update it in place instead of copying its image.
+  /// `DT_NEEDED`. A class, so the checks update it in place instead of copying it.
   final class Library {
     let path: String
     /// Constants set once: a `var` optional starts as `nil`, and setting it destroys that `nil`
@@ -13,8 +13,10 @@ struct GateRun {
     /// costs no string building.
     lazy var origin: String = describeOrigin()
     private let describeOrigin: () -> String
-    let image: ELFImage?
-    /// The file read: the image's, or a known library's
+    /// What the gate read from the file; nil for a file that could not be read, and for a
+    /// library an earlier run accepted, which is not checked again.
+    let facts: LibraryFacts?
+    /// The file read: the facts', or a known library's
     /// (``init(known:origin:descriptor:identity:isCandidate:)``).
     let identity: FileIdentity?
     let descriptor: PluginDescriptor?
@@ -24,33 +26,29 @@ struct GateRun {
     /// Whether a manifest names it (then it is checked as a plugin), else found as a contract.
     var isCandidate: Bool
 
-    /// Parses `image`'s descriptor, if it has one; the subject is the descriptor's plugin name
-    /// when `subject` is nil. Not inlined: a candidate's and a contract library's reading share
-    /// its code, which a fresh process pages in once (BENCHMARKS.md, "Plugins").
+    /// A library as read (`facts`), or unreadable (`problems`); the subject is the descriptor's
+    /// plugin name when `subject` is nil. Not inlined: a candidate's and a contract library's
+    /// reading share its code, which a fresh process pages in once (BENCHMARKS.md, "Plugins").
     @inline(never)
     init(
       path: String, subject: String?, origin: @autoclosure @escaping () -> String,
-      image: ELFImage?,
-      problems: [PluginProblem], isCandidate: Bool
+      facts: LibraryFacts?, problems: [PluginProblem], isCandidate: Bool
     ) {
-      self.image = image
-      self.identity = image?.identity
-      let found: [PluginProblem]
-      if let section = image?.descriptorBytes {
-        (self.descriptor, found) = PluginDescriptor.parse(section, file: path)
-      } else {
-        (self.descriptor, found) = (nil, [])
-      }
+      self.facts = facts
+      self.identity = facts?.identity
+      self.descriptor = facts?.descriptor
       self.path = path
       self.subject = subject ?? self.descriptor?.plugin
       self.describeOrigin = origin
       self.problems = problems
       self.isCandidate = isCandidate
-      self.problems += found.map(annotate)
+      if let found = facts?.descriptorProblems, !found.isEmpty {
+        self.problems += found.map(annotate)
+      }
     }
 
     /// A library the process opened after an earlier run accepted it: its facts as that run
-    /// found them, without its image, so it is not read or checked again.
+    /// found them, so it is not read or checked again.
     init(
       known path: String, origin: @escaping () -> String, descriptor: PluginDescriptor,
       identity: FileIdentity, isCandidate: Bool
@@ -58,7 +56,7 @@ struct GateRun {
       self.path = path
       self.subject = descriptor.plugin
       self.describeOrigin = origin
-      self.image = nil
+      self.facts = nil
       self.identity = identity
       self.descriptor = descriptor
       self.problems = []
@@ -87,8 +85,6 @@ struct GateRun {
   var loadedAs: [Int] = []
   static let noContract = -1
   var problems: [PluginProblem] = []
-  /// The buffers small files were read into, kept for the next run once no image reads them.
-  var fileBuffers: [[UInt8]] = []
 
   /// A run for `host`, in a process that has opened the `known` plugins (in load order) and
   /// their contract libraries: new libraries are checked against them, and bind to them as the
@@ -132,19 +128,7 @@ struct GateRun {
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
   /// the host's libraries and libraries without a descriptor).
   private func loaded(_ name: String) -> Int?? {
-    loaded(Array(name.utf8)[...])
-  }
-
-  /// ``loaded(_:)`` for a name as the library's bytes (a `DT_NEEDED` entry), compared without
-  /// making a `String`.
-  private func loaded(_ name: ArraySlice<UInt8>) -> Int?? {
-    func isName(_ known: String) -> Bool {
-      guard known.utf8.count == name.count else { return false }
-      return known.utf8.withContiguousStorageIfAvailable { known in
-        name.withUnsafeBufferPointer { known.elementsEqual($0) }
-      } ?? known.utf8.elementsEqual(name)
-    }
-    if let position = loadedNames.firstIndex(where: isName) {
+    if let position = loadedNames.firstIndex(of: name) {
       let index = loadedAs[position]
       return index == Self.noContract || !libraries[index].isContract ? .some(nil) : index
     }
@@ -168,10 +152,10 @@ struct GateRun {
     // 1. Read every candidate and the contract libraries it needs, in load order.
     let candidateLibrary = candidates.map { candidate in
       let index = open(candidate)
-      if let soname = libraries[index].image?.soname, loaded(soname) == nil {
+      if let soname = libraries[index].facts?.soname, loaded(soname) == nil {
         record(soname, as: index)
       }
-      if libraries[index].image != nil, libraries[index].contracts.isEmpty {
+      if libraries[index].facts != nil, libraries[index].contracts.isEmpty {
         libraries[index].contracts = resolveContracts(of: index)
       }
       return index
@@ -231,9 +215,6 @@ struct GateRun {
       }
       .map(\.path)
     }
-    // The images read slices of the small files' buffers: with them gone, one buffer is kept.
-    libraries = []
-    while let buffer = fileBuffers.popLast() { ByteFile.keepSpare(buffer) }
     return (plugins, problems)
   }
 
@@ -243,15 +224,14 @@ struct GateRun {
   private mutating func open(_ candidate: PluginCandidate) -> Int {
     do throws(PluginProblem) {
       let file = try ByteFile(path: candidate.library)
-      keepBuffer(of: file)
       if let known = library(file.identity) {
         libraries[known].isCandidate = true
         return known
       }
-      let image = try ELFImage(layout: ELFLayout(file))
+      let facts = try Self.read(ELFLayout(file))
       return add(
         Library(
-          path: candidate.library, subject: candidate.name, origin: candidate.origin, image: image,
+          path: candidate.library, subject: candidate.name, origin: candidate.origin, facts: facts,
           problems: [], isCandidate: true))
     } catch {
       var problem = error
@@ -259,9 +239,17 @@ struct GateRun {
       problem.origin = candidate.origin
       return add(
         Library(
-          path: candidate.library, subject: candidate.name, origin: candidate.origin, image: nil,
+          path: candidate.library, subject: candidate.name, origin: candidate.origin, facts: nil,
           problems: [problem], isCandidate: true))
     }
+  }
+
+  /// The facts of the file `layout` reads, whose ELF image is read and checked as the loader
+  /// would. The image is dropped at once (the facts copy what they keep), so the file's buffer
+  /// is free for the next file: when each run kept its images to its end, a run over a hundred
+  /// plugins filled a hundred fresh buffers, page by page (BENCHMARKS.md, "Plugins").
+  private static func read(_ layout: ELFLayout) throws(PluginProblem) -> LibraryFacts {
+    LibraryFacts(image: try ELFImage(layout: layout))
   }
 
   /// The library already read from the file `identity`. A search, not a dictionary: a run reads
@@ -269,11 +257,6 @@ struct GateRun {
   /// conformance in the process (BENCHMARKS.md, "Plugins").
   private func library(_ identity: FileIdentity) -> Int? {
     libraries.firstIndex { $0.identity?.isSameFile(as: identity) ?? false }
-  }
-
-  private mutating func keepBuffer(of file: ByteFile) {
-    let buffer = file.wholeFileBuffer
-    if !buffer.isEmpty { fileBuffers.append(buffer) }
   }
 
   private mutating func add(_ library: Library) -> Int {
@@ -293,21 +276,21 @@ struct GateRun {
     while head < queue.count {
       let (index, inherited) = (queue[head], head == 0 ? .init() : inheritedPaths[head - 1])
       head += 1
-      guard let image = libraries[index].image else { continue }
+      guard let facts = libraries[index].facts else { continue }
       var search: SearchPath?  // made only when a name is not loaded yet
-      image.forEachNeeded { name in
+      for name in facts.needed {
         let found: Int?
         if let known = loaded(name) {
           found = known
         } else {
-          let path = search ?? SearchPath(for: image, inherited: inherited)
+          let path = search ?? SearchPath(for: facts, inherited: inherited)
           search = path
-          found = locate(String(decoding: name, as: UTF8.self), neededBy: index, search: path)
+          found = locate(name, neededBy: index, search: path)
         }
         if let found, found != root, !order.contains(found) {
           order.append(found)
           queue.append(found)
-          inheritedPaths.append((search ?? SearchPath(for: image, inherited: inherited)).inherited)
+          inheritedPaths.append((search ?? SearchPath(for: facts, inherited: inherited)).inherited)
         }
       }
     }
@@ -321,7 +304,6 @@ struct GateRun {
       // The loader skips files it cannot open and ELF files of another class or machine.
       // Most needed libraries are not contract libraries: read only their headers.
       guard let file = ByteFile.ifReadable(path) else { continue }
-      keepBuffer(of: file)
       guard let layout = try? ELFLayout(file), layout.machine == host.machine else { continue }
       if let known = library(file.identity) {
         record(name, as: known)
@@ -338,22 +320,25 @@ struct GateRun {
         "DT_NEEDED '" + name + "' of '" + parentPath + "', found through "
           + search.how(position, for: name)
       }
-      let index: Int
+      let facts: LibraryFacts
       do throws(PluginProblem) {
-        index = add(
-          Library(
-            path: path, subject: nil, origin: origin(), image: try ELFImage(layout: layout),
-            problems: [], isCandidate: false))
+        facts = try Self.read(layout)
       } catch {
         var problem = error
         problem.origin = origin()
-        index = add(
+        let index = add(
           Library(
-            path: path, subject: nil, origin: origin(), image: nil, problems: [problem],
+            path: path, subject: nil, origin: origin(), facts: nil, problems: [problem],
             isCandidate: false))
+        record(name, as: index)
+        return index
       }
+      let index = add(
+        Library(
+          path: path, subject: nil, origin: origin(), facts: facts, problems: [],
+          isCandidate: false))
       record(name, as: index)
-      if let soname = libraries[index].image?.soname, loaded(soname) == nil {
+      if let soname = facts.soname, loaded(soname) == nil {
         record(soname, as: index)
       }
       return index
@@ -374,59 +359,48 @@ struct GateRun {
   }
 
   private mutating func checkLibrary(_ index: Int, watched: [String]) {
-    guard let image = libraries[index].image else { return }
+    guard let facts = libraries[index].facts else { return }
     var found: [PluginProblem] = []
-    if !image.isSharedObject {
+    if !facts.isSharedObject {
       let kind: String
-      switch image.fileType {
+      switch facts.fileType {
       case 1: kind = "ET_REL (1): an object file; link it with -shared"
       case 2: kind = "ET_EXEC (2): an executable"
       case 4: kind = "ET_CORE (4): a core dump"
-      default: kind = "\(image.fileType)"
+      default: kind = "\(facts.fileType)"
       }
       found.append(
         PluginProblem(
-          .notSharedObject, file: image.path, field: "e_type",
+          .notSharedObject, file: facts.path, field: "e_type",
           expected: "ET_DYN (3): a shared library",
           found: kind,
           hint: "build the plugin as a .dynamic library product"))
     }
-    if image.machine != host.machine {
+    if facts.machine != host.machine {
       found.append(
         PluginProblem(
-          .wrongMachine, file: image.path, field: "e_machine", expected: "\(host.machine)",
-          found: "\(image.machine)",
+          .wrongMachine, file: facts.path, field: "e_machine", expected: "\(host.machine)",
+          found: "\(facts.machine)",
           hint: "the library was built for another processor; rebuild it on this host"))
     }
-    if image.descriptorBytes == nil {
+    if !facts.hasDescriptor {
       found.append(
         PluginProblem(
-          .noDescriptor, file: image.path, field: PluginDescriptor.sectionName,
+          .noDescriptor, file: facts.path, field: PluginDescriptor.sectionName,
           message: "the library has no 'apiary_plugin' section",
           hint: "it was not built as an Apiary plugin; a plugin package has a descriptor target"
             + " with APIARY_PLUGIN(...) (see 'apiary plugin new')"))
     }
     if let descriptor = libraries[index].descriptor {
-      found += checkBuild(descriptor, file: image.path)
-      // The modules this library is: its own name and its exported types' modules.
-      func isOwn(_ module: String) -> Bool {
-        func inModule(_ type: String) -> Bool {
-          type.utf8.starts(with: module.utf8)
-            && type.utf8.dropFirst(module.utf8.count).first == 0x2e
-        }
-        return module == descriptor.plugin || descriptor.modules.contains(where: inModule)
-          || descriptor.targets.contains(where: inModule)
-      }
-      let needsEntry = libraries[index].isCandidate && !descriptor.isContractLibrary
-      let scan = scanSymbols(of: image, for: watched.filter { !isOwn($0) }, entry: needsEntry)
-      found += scan.embeddedCopies
-      if needsEntry && !scan.definesEntry {
+      found += checkBuild(descriptor, file: facts.path)
+      found += embeddedCopies(in: facts, of: watched)
+      if libraries[index].isCandidate && !descriptor.isContractLibrary && !facts.definesEntry {
         found.append(
           PluginProblem(
-            .missingEntry, file: image.path, field: LoadGate.entrySymbol,
+            .missingEntry, file: facts.path, field: LoadGate.entrySymbol,
             expected: "a symbol defined in .dynsym",
             found:
-              "none (dlsym would fail: \(image.path): undefined symbol: \(LoadGate.entrySymbol))",
+              "none (dlsym would fail: \(facts.path): undefined symbol: \(LoadGate.entrySymbol))",
             hint: "the descriptor exports modules or targets, so the library must export"
               + " @_cdecl(\"\(LoadGate.entrySymbol)\"); 'apiary plugin new' scaffolds it"))
       }
@@ -475,56 +449,28 @@ struct GateRun {
     return found
   }
 
-  /// One pass over `image`'s defined symbols: one problem per watched module whose type or
-  /// protocol descriptors it defines, and, when `entry` is asked for, whether it defines
-  /// ``LoadGate/entrySymbol``. The counts and examples are made only once a copy is found.
-  private func scanSymbols(of image: ELFImage, for modules: [String], entry: Bool) -> (
-    embeddedCopies: [PluginProblem], definesEntry: Bool
-  ) {
-    var definesEntry = false
-    var counts: [Int] = []
-    var examples: [String] = []  // the first in name order
-    let entryLength = LoadGate.entrySymbol.utf8.count
-    image.symbols.forEachSymbol(defined: true) { symbol in
-      if entry && !definesEntry && symbol.count == entryLength
-        && symbol.elementsEqual(LoadGate.entrySymbol.utf8)
-      {
-        definesEntry = true
-        return
-      }
-      guard !modules.isEmpty, symbol.count > 4, symbol.last == 0x6e || symbol.last == 0x70,  // n, p
-        let module = SwiftMangling.declaringModule(ofDescriptor: symbol),
-        let which = modules.firstIndex(where: {
-          $0.utf8.count == module.count && $0.utf8.elementsEqual(module)
-        })
-      else { return }
-      if counts.isEmpty {
-        counts = [Int](repeating: 0, count: modules.count)
-        examples = [String](repeating: "", count: modules.count)
-      }
-      counts[which] += 1
-      let name = String(decoding: symbol, as: UTF8.self)
-      if examples[which].isEmpty || name < examples[which] { examples[which] = name }
-    }
-    guard !counts.isEmpty else { return ([], definesEntry) }
-    // The ABI's modules are one copy of Apiary: one problem for all of them.
-    let found = modules.indices.filter { counts[$0] > 0 }
-    let abi = found.filter { host.abiModules.contains(modules[$0]) }
-    var groups = found.filter { !abi.contains($0) }.map { [$0] }
+  /// One problem per `watched` module the library defines type or protocol descriptors of
+  /// (its ``LibraryFacts/foreignModules``), in `watched` order: it embeds its own copy. The
+  /// ABI's modules are one copy of Apiary, so one problem for all of them.
+  private func embeddedCopies(in facts: LibraryFacts, of watched: [String]) -> [PluginProblem] {
+    let copies = watched.compactMap { name in facts.foreignModules.first { $0.name == name } }
+    guard !copies.isEmpty else { return [] }
+    let abi = copies.filter { host.abiModules.contains($0.name) }
+    var groups = copies.filter { !host.abiModules.contains($0.name) }.map { [$0] }
     if !abi.isEmpty { groups.insert(abi, at: 0) }
-    let copies = groups.map { group in
-      let names = group.map { modules[$0] }
+    return groups.map { group in
+      let names = group.map(\.name)
       let what = names.count == 1 ? names[0] : "Apiary"
       let module =
         names.count == 1 ? "module '\(what)'" : "Apiary (modules \(names.joined(separator: ", ")))"
-      let count = group.reduce(0) { $0 + counts[$1] }
-      let example = group.map { examples[$0] }.min() ?? ""
+      let count = group.reduce(0) { $0 + $1.count }
+      let example = group.map(\.example).min() ?? ""
       let source =
         host.abiModules.contains(names[0])
         ? "Apiary's dynamic library product ('Apiary')"
         : "the contract library's dynamic product"
       return PluginProblem(
-        .embeddedCopy, file: image.path, field: ".dynsym",
+        .embeddedCopy, file: facts.path, field: ".dynsym",
         message: "the library embeds its own copy of \(module)",
         expected: "\(what)'s types only referenced, bound at load to the one shared copy",
         found: "\(count) type or protocol descriptor\(count == 1 ? "" : "s")"
@@ -532,7 +478,6 @@ struct GateRun {
         hint: "it linked \(what) statically, which splits type identity (casts fail, singletons"
           + " split); depend on \(source) by package path instead of its targets")
     }
-    return (copies, definesEntry)
   }
 
   /// The candidate's claims (name, version, sha256) against the library it names.
@@ -569,7 +514,7 @@ struct GateRun {
             + " rebuild the plugin")
       }
     }
-    if let expected = candidate.sha256?.lowercased(), library.image != nil {
+    if let expected = candidate.sha256?.lowercased(), library.facts != nil {
       let actual: String
       if !hashes[index].isEmpty {
         actual = hashes[index]

@@ -52,11 +52,11 @@ public struct HostFacts: Sendable, Hashable {
     loadedLibraryKeys = loadedLibraries.map { Self.key(of: $0.utf8) }
   }
 
-  /// Whether `name` (a `DT_NEEDED` name's bytes) is one of ``loadedLibraries``.
-  func hasLoaded(_ name: ArraySlice<UInt8>) -> Bool {
-    let key = Self.key(of: name)
+  /// Whether `name` (a `DT_NEEDED` name) is one of ``loadedLibraries``.
+  func hasLoaded(_ name: String) -> Bool {
+    let key = Self.key(of: name.utf8)
     for (position, known) in loadedLibraryKeys.enumerated() where known == key {
-      if loadedLibraries[position].utf8.elementsEqual(name) { return true }
+      if loadedLibraries[position] == name { return true }
     }
     return false
   }

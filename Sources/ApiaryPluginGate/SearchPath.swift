@@ -21,12 +21,12 @@ struct SearchPath {
   /// The `DT_RPATH` directories a library loaded by this one inherits.
   let inherited: Directories
 
-  init(for image: ELFImage, inherited: Directories) {
-    let origin = Self.directory(of: image.path)
-    let runpath = image.runpath
+  init(for library: LibraryFacts, inherited: Directories) {
+    let origin = Self.directory(of: library.path)
+    let runpath = library.runpath
     let ownTag = runpath.isEmpty ? "RPATH" : "RUNPATH"
     var own = Directories()
-    for written in runpath.isEmpty ? image.rpath : runpath where !written.isEmpty {
+    for written in runpath.isEmpty ? library.rpath : runpath where !written.isEmpty {
       own.paths.append(Self.expand(written, origin: origin))
       own.written.append(written)
     }

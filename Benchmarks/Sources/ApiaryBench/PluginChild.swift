@@ -8,10 +8,13 @@ import Foundation
 /// - `bare FILE`: `dlopen(FILE, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)`, the host's flags;
 /// - `entry FILE`: the same `dlopen`, then `dlsym` and the entry call, without the gate and
 ///   without registering: what a first plugin costs before any gate runs;
-/// - `gated FILE`: ``EmbeddedHost/loadPlugin(library:version:sha256:into:)``: the load gate
+/// - `gated FILE`: ``EmbeddedHost/loadPlugins(_:into:)`` of FILE alone: the load gate
 ///   (host facts, ELF read, checks), the same `dlopen`, `dlsym` and the entry call, and the
 ///   exported types checked and registered in a catalog that, as the host's, already holds a
 ///   type;
+/// - `gated-all FILE...`: ``EmbeddedHost/loadPlugins(_:into:)`` of every FILE: one gate pass
+///   over them all, then each opened and registered, as `apiary run` loads an application's
+///   plugins; `bare-all FILE...`: the same `dlopen` of each;
 /// - `boot DIRECTORY`: ``EmbeddedHost/kernel(manifestsAt:)`` and `boot()`, as `apiary run`.
 enum PluginChild {
   struct Failure: Error, CustomStringConvertible {
@@ -21,7 +24,7 @@ enum PluginChild {
   /// Runs the child for `arguments` (after `--child`); returns the exit status.
   static func run(_ arguments: [String]) async -> Int32 {
     guard arguments.count >= 2 else {
-      return fail("usage: --child bare|entry|gated|boot PATH [FIRST...]")
+      return fail("usage: --child bare|entry|gated|bare-all|gated-all|boot PATH [PATH...]")
     }
     let (mode, path) = (arguments[0], arguments[1])
     // The host's catalog already holds its own types when it loads the first plugin.
@@ -40,7 +43,8 @@ enum PluginChild {
           else { throw Failure(description: "\(library): apiary_plugin_entry: no exports") }
         }
       } else {
-        try EmbeddedHost.loadPlugin(library: library, version: PluginFactory.version, into: catalog)
+        try EmbeddedHost.loadPlugins(
+          [.init(library: library, version: PluginFactory.version)], into: catalog)
       }
       return Harness.now() - began
     }
@@ -51,6 +55,21 @@ enum PluginChild {
         // plugin after them, with the gate's code and the loader warm.
         for first in arguments.dropFirst(2) { _ = try load(first) }
         print(try load(path))
+      case "bare-all":
+        let began = Harness.now()
+        for library in arguments.dropFirst() {
+          guard dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) != nil else {
+            throw Failure(description: dlerror().map { String(cString: $0) } ?? "dlopen failed")
+          }
+        }
+        print(Harness.now() - began)
+      case "gated-all":
+        let plugins = arguments.dropFirst().map {
+          EmbeddedHost.Plugin(library: $0, version: PluginFactory.version)
+        }
+        let began = Harness.now()
+        try EmbeddedHost.loadPlugins(plugins, into: catalog)
+        print(Harness.now() - began)
       case "boot":
         let began = Harness.now()
         let kernel = try EmbeddedHost.kernel(manifestsAt: path)

@@ -4,7 +4,8 @@ import Foundation
 
 /// Plugins built apart from the host (``PluginFactory``), three questions:
 /// - loading one plugin through the host's load gate, `dlopen` and entry call, against a bare
-///   `dlopen` of the same file with the same flags;
+///   `dlopen` of the same file with the same flags; and loading 100 at once (one gate pass, as
+///   a host loads an application's plugins) against a bare `dlopen` of each;
 /// - booting an application of 100 plugin modules, against the same application with the
 ///   modules' twins (``TwinModule``, ``TwinTarget``: the same code) compiled into this process;
 /// - a warm mediator call and a warm resolve into a plugin, against the same into its twin.
@@ -64,6 +65,14 @@ enum PluginSuite {
     }
 
     let bootSection = "plugins, \(count) plugins"
+    // An application's plugins, as a host loads them: one gate pass, then each opened.
+    let (all, bareAll, allNote) = alternate(
+      smoke ? 1 : 11, ["gated-all"] + libraries, ["bare-all"] + libraries)
+    report.add(
+      Row(
+        section: bootSection, name: "load all at once: one gate pass + dlopen + entry, per plugin",
+        apiary: all?.per(count), peerName: "bare dlopen of each", peer: bareAll?.per(count),
+        note: allNote))
     do {
       let plugins = try PluginApplication(libraries: libraries).write()
       let twins = try PluginApplication(libraries: libraries, twins: true).write()

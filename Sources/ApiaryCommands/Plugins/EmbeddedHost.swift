@@ -17,8 +17,8 @@ import ApiaryProcess
 ///
 /// ```swift
 /// let catalog = TypeCatalog()
-/// let types = try EmbeddedHost.loadPlugin(
-///   library: "/plugins/libNotesPlugin.so", version: "1.0.0", into: catalog)
+/// let types = try EmbeddedHost.loadPlugins(
+///   [.init(library: "/plugins/libNotesPlugin.so", version: "1.0.0")], into: catalog)
 /// let kernel = try EmbeddedHost.kernel(manifestsAt: "Manifests")
 /// try await kernel.boot()
 /// ```
@@ -32,25 +32,59 @@ public enum EmbeddedHost {
     public let description: String
   }
 
-  /// Checks `library` with the load gate, opens it and registers the types its entry exports
-  /// in `catalog`, as `apiary run` does for a plugin a manifest names. Returns the registered
-  /// type names. As `:load`, the gate checks it with the libraries this process opened before.
+  /// A plugin library to load, as a module manifest names one.
+  ///
+  /// ```swift
+  /// let notes = EmbeddedHost.Plugin(library: "/plugins/libNotesPlugin.so", version: "1.0.0")
+  /// ```
+  public struct Plugin: Sendable {
+    /// The library file.
+    public var library: String
+    /// The version the library's descriptor must declare.
+    public var version: String
+    /// The SHA-256 the file must have, in hexadecimal; nil to leave it unchecked.
+    public var sha256: String?
+
+    /// Names a library, its version and, optionally, its checksum.
+    public init(library: String, version: String, sha256: String? = nil) {
+      self.library = library
+      self.version = version
+      self.sha256 = sha256
+    }
+  }
+
+  /// Checks `plugins` with the load gate in one pass — each against the others and against the
+  /// libraries this process opened before, as `apiary run` checks an application's plugins and
+  /// `:load` a file's — then opens each, in order, and registers the types its entry exports in
+  /// `catalog`. Nothing is opened unless every library passes (the refusal lists every reason).
+  /// A library that fails to open after the gate ends the loading there; the ones opened before
+  /// it stay loaded, as libraries are never unloaded. Returns the registered type names.
   @discardableResult
-  public static func loadPlugin(
-    library: String, version: String, sha256: String? = nil, into catalog: TypeCatalog
-  ) throws(Refusal) -> [String] {
-    let request = PluginRequest(
-      path: library, version: version, sha256: sha256, origin: "EmbeddedHost.loadPlugin")
-    let verdict = PluginGate.check([request])
-    guard let accepted = verdict.accepted[library] else {
-      throw Refusal(description: verdict.reasons(for: library).joined(separator: "\n"))
+  public static func loadPlugins(_ plugins: [Plugin], into catalog: TypeCatalog)
+    throws(Refusal) -> [String]
+  {
+    let requests = plugins.map { plugin in
+      PluginRequest(
+        path: plugin.library, version: plugin.version, sha256: plugin.sha256,
+        origin: "EmbeddedHost.loadPlugins")
     }
-    do {
-      try PluginLibrary.open(request, accepted: accepted, into: catalog)
-    } catch {
-      throw Refusal(description: error.description)
+    let verdict = PluginGate.check(requests)
+    let refused = requests.filter { verdict.accepted[$0.path] == nil }
+    guard refused.isEmpty else {
+      throw Refusal(
+        description: refused.flatMap { verdict.reasons(for: $0.path) }.joined(separator: "\n"))
     }
-    return accepted.descriptor.modules + accepted.descriptor.targets
+    var types: [String] = []
+    for request in requests {
+      guard let accepted = verdict.accepted[request.path] else { continue }
+      do {
+        try PluginLibrary.open(request, accepted: accepted, into: catalog)
+      } catch {
+        throw Refusal(description: error.description)
+      }
+      types += accepted.descriptor.modules + accepted.descriptor.targets
+    }
+    return types
   }
 
   /// The application in `directory`, planned, with every plugin library its manifests name
