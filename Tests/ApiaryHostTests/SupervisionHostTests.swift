@@ -473,6 +473,25 @@ import Testing
     #expect(line?.contains("module 'refuser' failed") == false, "\(result.stdout)")
   }
 
+  /// A child that crashes in its module's `start` fails that start and is not restarted, as
+  /// its policy restarts a running module's child only: the host said "apiary: restarting
+  /// 'early' in 0.5 seconds (restart 1 of 3)", and no restart came.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aChildThatCrashesInStartIsNotRestarted() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "early", script: Self.faulty.path, arguments: ["crash=start"],
+        extra: #""optional": true, "restart": {"policy": "on-failure"}"#)
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"], input: ":modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("early ") }
+    #expect(line?.contains("failed in start: ") == true, "\(result.stdout)")
+    #expect(line?.hasSuffix("killed by signal 6 (SIGABRT)") == true, "\(result.stdout)")
+    #expect(result.stderr.contains("apiary: module 'early' crashed: "), "\(result.stderr)")
+    #expect(!result.stderr.contains("restarting 'early'"), "\(result.stderr)")
+  }
+
   /// `:restart` keeps no descriptor of the child it replaced: each restart kept the write end
   /// of the old child's standard input (250 restarts, 251 more descriptors).
   @Test(.enabled(if: python != nil, "python3 is not installed"))

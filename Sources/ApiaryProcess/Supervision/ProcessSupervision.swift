@@ -98,6 +98,15 @@ package enum ProcessSupervision {
     supervisor?.ending(pid: pid, cause: cause)
   }
 
+  /// `module`'s first child started its module (`owner`'s `start` hook returned): its end is a
+  /// crash its restart policy answers from now on (``Supervisor/moduleStarted()``).
+  package static func moduleStarted(_ module: String, owner: AnyObject) async {
+    let supervisor = supervisors.withLock { table in
+      table[module].flatMap { $0.owner == ObjectIdentifier(owner) ? $0.supervisor : nil }
+    }
+    await supervisor?.moduleStarted()
+  }
+
   /// Forgets `module`'s supervisor if `owner`'s, and returns it.
   private static func take(_ module: String, owner: AnyObject) -> Supervisor? {
     supervisors.withLock { table -> Supervisor? in
