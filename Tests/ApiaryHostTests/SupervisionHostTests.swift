@@ -380,6 +380,28 @@ import Testing
     #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
   }
 
+  /// A boot that fails in another module's `start` ends the child of a process-placed module
+  /// that was set up but not started yet, quietly: the host said "apiary: module 'placed' (pid
+  /// 4242) still running at exit; killed", as if `placed` had hung.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aFailedBootEndsTheChildrenOfModulesThatDidNotStartQuietly() throws {
+    let library = SignalTests.plugin.library("FaultPlugin").path
+    let directory = try Self.application([
+      """
+      {"name": "refuser", "type": "FaultPlugin.FaultModule", "library": "\(library)",
+       "version": "1.0.0", "level": "basic", "config": {"failIn": "start"}}
+      """,
+      Self.pythonModule("placed", script: Self.faulty.path),
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("error: boot failed: module 'refuser' failed in start"),
+      "\(result.stderr)")
+    #expect(!result.stderr.contains("still running at exit"), "\(result.stderr)")
+    #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+  }
+
   /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3), or at a
   /// second signal (status 4), kills the child stuck in its handshake on the way out, though the
   /// child does not watch its lifeline.
