@@ -162,13 +162,17 @@ extension Host {
     }
   }
 
-  /// Boots `kernel`, printing the error on failure; false when the boot failed.
+  /// Boots `kernel`, printing the error on failure; false when the boot failed. After a failed
+  /// boot, the children of process-placed modules that were set up but never started (the
+  /// kernel tears down started modules only) are ended as a shutdown ends them, not killed at
+  /// exit as children stuck in a hook are.
   static func boot(_ kernel: Kernel) async -> Bool {
     do {
       try await kernel.boot()
       return true
     } catch {
       StandardError.print(lines: errorLines(error, prefix: "error: boot failed: "))
+      await ProcessSupervision.stopAll(grace: .seconds(1))
       return false
     }
   }

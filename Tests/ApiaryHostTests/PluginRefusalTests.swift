@@ -129,11 +129,64 @@ import Testing
       "plugin refused: \(second.path): cannot open: the plugin needs \(labeler2) (protocol "
         + "descriptor for TagKit.Labeler2) from contract library 'TagKit', which the copy this "
         + "process loads lacks: '\(kit.path)' (TagKit 1.0.0, loaded first with '\(first.path)')",
+      "the plugin was built against another version of TagKit (TagKit 2.0.0, its own copy '"
+        + new.appendingPathComponent("libTagKit.so").path + "')",
       "Rebuild it against TagKit 1.0.0, or add 'requires TagKit RANGE'",
       "(dlopen: \(second.path): undefined symbol: \(labeler2))",
     ] {
       #expect(line.contains(part), "\(part) in \(line)")
     }
+  }
+
+  /// Each plugin package builds its own copy of a contract library; when the contract gains a
+  /// declaration without a new version and only one plugin is rebuilt, both copies say TagKit
+  /// 1.0.0. The refusal said "built against another version of TagKit. Rebuild it against TagKit
+  /// 1.0.0, or add 'requires TagKit RANGE'", neither of which helps (it was built against 1.0.0,
+  /// and no range tells two 1.0.0s apart); it names the stale copy's plugin to rebuild.
+  @Test func aContractChangedWithoutANewVersionNamesThePluginToRebuild() throws {
+    let old = HostProcess.temporaryDirectory()
+    let new = HostProcess.temporaryDirectory()
+    let labeler = CPlugin.swiftSymbol("$s6TagKit8LabelerMp", "labeler")
+    let labeler2 = "$s6TagKit8Labeler2Mp"
+    let soname = "-Wl,-soname,libTagKit.so"
+    let kit = try CPlugin.library("TagKit", lines: [], source: labeler, flags: [soname], in: old)
+    let newKit = try CPlugin.library(
+      "TagKit", lines: [], source: labeler + CPlugin.swiftSymbol(labeler2, "labeler2"),
+      flags: [soname], in: new)
+    func user(_ name: String, _ source: String, in directory: URL) throws -> URL {
+      try CPlugin.library(
+        name, lines: ["module \(name).UserModule", "requires TagKit >=1.0.0 <2.0.0"],
+        source: source,
+        flags: ["-L\(directory.path)", "-Wl,--no-as-needed", "-lTagKit", "-Wl,-rpath,$ORIGIN"],
+        in: directory)
+    }
+    let first = try user("OldUser", CPlugin.swiftReference("$s6TagKit8LabelerMp", "l"), in: old)
+    let second = try user("NewUser", CPlugin.swiftReference(labeler2, "l2"), in: new)
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Kit", "scheme": "kit"}"#,
+      "modules/a.json": """
+      {"schemaVersion": 1, "modules": [
+        {"name": "old", "type": "OldUser.UserModule", "library": "\(first.path)",
+         "version": "1.0.0"},
+        {"name": "new", "type": "NewUser.UserModule", "library": "\(second.path)",
+         "version": "1.0.0"}]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    let line = try #require(
+      result.stdout.split(separator: "\n").first { $0.contains(second.path) }, "\(result.stdout)")
+    for part in [
+      "which the copy this process loads lacks: '\(kit.path)' (TagKit 1.0.0, loaded first with "
+        + "'\(first.path)'); the plugin was built against its own copy '\(newKit.path)', which "
+        + "also says TagKit 1.0.0 but is another build of it: the contract changed without a new "
+        + "version. Rebuild '\(first.path)' against the TagKit of today, or give the changed "
+        + "TagKit a new version",
+      "(dlopen: \(second.path): undefined symbol: \(labeler2))",
+    ] {
+      #expect(line.contains(part), "\(part) in \(line)")
+    }
+    #expect(!line.contains("Rebuild it against TagKit 1.0.0"), "\(line)")
   }
 
   @Test func pluginWithItsOwnContractLibraryIsRefused() throws {

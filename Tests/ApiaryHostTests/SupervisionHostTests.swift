@@ -380,6 +380,28 @@ import Testing
     #expect(Self.ends(pid), "a child stuck in its handshake outlived its host")
   }
 
+  /// A boot that fails in another module's `start` ends the child of a process-placed module
+  /// that was set up but not started yet, quietly: the host said "apiary: module 'placed' (pid
+  /// 4242) still running at exit; killed", as if `placed` had hung.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aFailedBootEndsTheChildrenOfModulesThatDidNotStartQuietly() throws {
+    let library = SignalTests.plugin.library("FaultPlugin").path
+    let directory = try Self.application([
+      """
+      {"name": "refuser", "type": "FaultPlugin.FaultModule", "library": "\(library)",
+       "version": "1.0.0", "level": "basic", "config": {"failIn": "start"}}
+      """,
+      Self.pythonModule("placed", script: Self.faulty.path),
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("error: boot failed: module 'refuser' failed in start"),
+      "\(result.stderr)")
+    #expect(!result.stderr.contains("still running at exit"), "\(result.stderr)")
+    #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+  }
+
   /// A host that exits because its shutdown overran `--shutdown-timeout` (status 3), or at a
   /// second signal (status 4), kills the child stuck in its handshake on the way out, though the
   /// child does not watch its lifeline.
@@ -471,6 +493,25 @@ import Testing
     #expect(line?.contains("failed in setUp: ") == true, "\(result.stdout)")
     #expect(line?.hasSuffix("fault refused to setUp") == true, "\(result.stdout)")
     #expect(line?.contains("module 'refuser' failed") == false, "\(result.stdout)")
+  }
+
+  /// A child that crashes in its module's `start` fails that start and is not restarted, as
+  /// its policy restarts a running module's child only: the host said "apiary: restarting
+  /// 'early' in 0.5 seconds (restart 1 of 3)", and no restart came.
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aChildThatCrashesInStartIsNotRestarted() throws {
+    let directory = try Self.application([
+      Self.pythonModule(
+        "early", script: Self.faulty.path, arguments: ["crash=start"],
+        extra: #""optional": true, "restart": {"policy": "on-failure"}"#)
+    ])
+    let result = try HostProcess.run(["run", directory.path, "--quiet"], input: ":modules\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("early ") }
+    #expect(line?.contains("failed in start: ") == true, "\(result.stdout)")
+    #expect(line?.hasSuffix("killed by signal 6 (SIGABRT)") == true, "\(result.stdout)")
+    #expect(result.stderr.contains("apiary: module 'early' crashed: "), "\(result.stderr)")
+    #expect(!result.stderr.contains("restarting 'early'"), "\(result.stderr)")
   }
 
   /// `:restart` keeps no descriptor of the child it replaced: each restart kept the write end

@@ -108,6 +108,49 @@ import Testing
     }
   }
 
+  /// A first child handed over before its module started (placement's `setUp`) that dies is
+  /// not restarted, whatever the policy: the module's `start` fails with the crash and releases
+  /// the supervisor. The host said "restarting 'notes' in 0.5 seconds (restart 1 of 3)", then
+  /// no restart came.
+  @Test func aChildThatDiesBeforeItsModuleStartedIsNotRestarted() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["read line"])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
+    let process = try ChildProcess.spawn(
+      executable: "/bin/sh", arguments: ["-c", "kill -ABRT $$"], name: "notes",
+      standardError: { _ in })
+    await supervisor.start(with: SupervisedChild(process: process, ping: { _ in }))
+    await log.wait(until: { if case .crashed = $0 { true } else { false } })
+    await #expect(throws: ModuleUnavailableError.self) {
+      try await supervisor.child(waitingAtMost: .seconds(1))
+    }
+    let crash = ChildCrashError(module: "notes", pid: process.pid, exit: .signaled(SIGABRT))
+    #expect(log.events == [.started(pid: process.pid, restarts: 0), .crashed(crash)])
+    #expect(launcher.launches.withLock { $0 } == 0)
+    #expect(supervisor.status == SupervisorStatus(state: .failed, lastExit: .signaled(SIGABRT)))
+  }
+
+  /// Once its module started, the same child's end is a crash its policy restarts.
+  @Test func aChildThatDiesAfterItsModuleStartedIsRestarted() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["read line"])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
+    let process = try ChildProcess.spawn(
+      executable: "/bin/sh", arguments: ["-c", "read line; kill -ABRT $$"], name: "notes",
+      standardError: { _ in })
+    await supervisor.start(with: SupervisedChild(process: process, ping: { _ in }))
+    await supervisor.moduleStarted()
+    process.closeInput()
+    await log.wait(until: EventLog.started(count: 2))
+    #expect(launcher.launches.withLock { $0 } == 1)
+    #expect(log.events.contains { if case .restarting(1, _) = $0 { true } else { false } })
+    await supervisor.stop(grace: .seconds(3600))
+  }
+
   /// `on-failure` restarts after 1 s, then 2 s, then gives up: three launches, two restarts.
   @Test func onFailureRestartsWithBackoffUntilExhausted() async throws {
     let log = EventLog()

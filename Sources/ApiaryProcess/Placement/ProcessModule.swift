@@ -31,10 +31,13 @@ public final class ProcessModule: Module {
   }
 
   /// Starts the child's module. The kernel tears down only modules that started, so when this
-  /// fails (or the kernel abandons it at the module's `timeout`) the child is ended here.
+  /// fails (or the kernel abandons it at the module's `timeout`) the child is ended here. A
+  /// child that ends before its module started fails this hook and is not restarted; once it
+  /// started, its restart policy applies.
   public func start(_ context: ModuleContext) async throws {
     do {
       try await startChild(context)
+      await ProcessSupervision.moduleStarted(context.name, owner: context)
     } catch {
       await ProcessSupervision.release(context.name, owner: context)  // no crash from here on
       if let link = ProcessLink.of(context) {

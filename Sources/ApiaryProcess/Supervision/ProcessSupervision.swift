@@ -98,6 +98,28 @@ package enum ProcessSupervision {
     supervisor?.ending(pid: pid, cause: cause)
   }
 
+  /// Ends every supervised child (SIGTERM, then SIGKILL after `grace`), no restart following,
+  /// and forgets their supervisors: after a failed boot, the children of modules that were set
+  /// up but never started, which the kernel does not tear down (it tears down started modules).
+  /// Said "apiary: module 'payments' (pid 4242) still running at exit; killed", as if that
+  /// module had hung, when another module's `start` had failed.
+  package static func stopAll(grace: Duration) async {
+    let all = supervisors.withLock { table in
+      defer { table = [:] }
+      return table.values.map(\.supervisor)
+    }
+    for supervisor in all { await supervisor.stop(grace: grace) }
+  }
+
+  /// `module`'s first child started its module (`owner`'s `start` hook returned): its end is a
+  /// crash its restart policy answers from now on (``Supervisor/moduleStarted()``).
+  package static func moduleStarted(_ module: String, owner: AnyObject) async {
+    let supervisor = supervisors.withLock { table in
+      table[module].flatMap { $0.owner == ObjectIdentifier(owner) ? $0.supervisor : nil }
+    }
+    await supervisor?.moduleStarted()
+  }
+
   /// Forgets `module`'s supervisor if `owner`'s, and returns it.
   private static func take(_ module: String, owner: AnyObject) -> Supervisor? {
     supervisors.withLock { table -> Supervisor? in

@@ -53,6 +53,12 @@ package actor Supervisor {
   /// exit, hang or scheduled restart recognises itself and does nothing.
   private var generation = 0
   private var failuresSinceManualRestart = 0
+  /// Whether the child has started its module. Until then (a first child handed over by
+  /// ``start(with:)``, which the module's `start` has not run in yet) the child's end fails the
+  /// hook that needs it, which says why: it is no crash to restart, and the host is not told the
+  /// module failed (``SupervisorEvent/gaveUp(reason:)``), since the kernel hears it from the
+  /// hook. ``start()`` and ``moduleStarted()`` set it.
+  private var moduleIsUp = false
   /// The last health check failure and the generation of its child; set off the actor by a
   /// ``HealthWatch``.
   private let hang = Locked<(generation: Int, failure: HealthFailure)?>(nil)
@@ -94,8 +100,15 @@ package actor Supervisor {
   package func start() async throws -> SupervisedChild {
     generation += 1
     let expected = generation
+    moduleIsUp = true  // `launch` starts the child's module too
     update { $0.state = .starting }
     return try await launch(expected, failing: "it did not start")
+  }
+
+  /// The first child's module started (its `start` hook returned): from now on its end is a
+  /// crash that the restart policy answers.
+  package func moduleStarted() {
+    moduleIsUp = true
   }
 
   /// Supervises a first child the caller started itself (a module's synchronous `setUp` does);
@@ -275,6 +288,14 @@ package actor Supervisor {
       module: module, pid: child.process.pid, exit: exit, hang: hangFailure, cause: cause)
     onEvent(.crashed(crash))
     let failed = !exit.isClean || hangFailure != nil || cause != nil
+    guard moduleIsUp else {
+      // Said "restarting 'notes' in 0.5 seconds (restart 1 of 3)", then no restart came: the
+      // module's `start` failed with the crash and released its supervisor.
+      generation += 1
+      update { $0.state = .failed }
+      failWaiters(reason: crash.outcome)
+      return
+    }
     guard restartPolicy.policy == .onFailure, failed else {
       fail(reason: crash.outcome)
       return

@@ -11,7 +11,7 @@ not a frame on its standard output) or closein (closes its standard input, then 
 start prints `faulty started` on standard error, which the host shows tagged `[faulty]`.
 
 With the argument `hang=METHOD` (initialize, start, tearDown), that request prints `faulty PID hangs in HOOK` on
-standard error and never answers.
+standard error and never answers; with `crash=METHOD`, the process aborts (SIGABRT) on that request.
 """
 import json
 import os
@@ -68,6 +68,8 @@ def crash(how):
 
 
 def handle(method, params):
+    if "crash=" + method in sys.argv[1:]:
+        os.abort()
     if "hang=" + method in sys.argv[1:]:
         print("faulty %d hangs in %s" % (os.getpid(), method), file=sys.stderr, flush=True)
         while True:

@@ -66,7 +66,7 @@ final class FaultModule: Module {
 /// `image` the inode of the mapped `libFaultPlugin.so` (a rebuilt library is a new file);
 /// `crash` ends the process (placed in a child, only the child) while the call is in flight:
 /// `how=fatalError`, `recursion` (a stack overflow, SIGSEGV) or `exit` (status 3); `callMissing`
-/// calls target `missing`, which no module declares.
+/// calls target `missing`, which no module declares; `call?target=T&action=A` calls `T/A`.
 final class FaultTarget: Target {
   let mediator: Mediator
 
@@ -87,6 +87,10 @@ final class FaultTarget: Target {
     },
     "pid": .sync { _, _ in Int(getpid()) },
     "callMissing": .sync { target, _ in try target.mediator.perform(target: "missing", action: "x")
+    },
+    "call": .async { target, params in
+      try await target.mediator.perform(
+        target: try params.string("target"), action: try params.string("action"))
     },
     "image": .sync { _, _ in Fault.image() },
     "crash": .sync { _, params in
