@@ -12,8 +12,8 @@ struct Session {
     /// A URL, `:post` or `:resolve`: runs module code, so it may take long; runs beside the
     /// calls in flight.
     case call
-    /// `:modules`, `:help`, a blank line, a comment, a line that is no command: answered at
-    /// once.
+    /// `:modules`, `:help`, a blank line, a comment, a line that is no command, a `:post` whose
+    /// parameters are refused (nothing runs): answered at once, so in input order.
     case look
     /// `:load`, `:remove`, `:restart`: changes the application, after the calls in flight.
     case change
@@ -26,7 +26,9 @@ struct Session {
     guard text.hasPrefix(":") else { return text.isEmpty || text.hasPrefix("#") ? .look : .call }
     let words = text.dropFirst().split(separator: " ")
     switch (words.first ?? "", words.count) {
-    case ("post", 2...), ("resolve", 2...3): return .call
+    case ("post", 2...):
+      return (try? PostPayload.parse(words.dropFirst(2).map(String.init))) == nil ? .look : .call
+    case ("resolve", 2...3): return .call
     case ("load", 2), ("remove", 2), ("restart", 2): return .change
     case ("wait", 1): return .wait
     default: return .look

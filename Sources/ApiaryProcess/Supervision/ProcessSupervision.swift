@@ -14,8 +14,11 @@ import ApiarySupport
 /// ```
 package enum ProcessSupervision {
   /// By module name; `owner` is the module context, so a release never takes another
-  /// kernel's supervisor of the same name (tests run kernels side by side).
-  private typealias Entry = (owner: ObjectIdentifier, supervisor: Supervisor)
+  /// kernel's supervisor of the same name (tests run kernels side by side); `handover` hands
+  /// the supervisor its first child.
+  private typealias Entry = (
+    owner: ObjectIdentifier, supervisor: Supervisor, handover: Task<Void, Never>
+  )
   private static let supervisors = Locked<[String: Entry]>([:])
   private static let gaveUpHandler = Locked<@Sendable (String, String) -> Void>({ _, _ in })
 
@@ -74,8 +77,8 @@ package enum ProcessSupervision {
         }
       })
     // A module's supervisor is released at its `tearDown`, before the name can be set up again.
-    supervisors.withLock { $0[module] = (ObjectIdentifier(owner), supervisor) }
-    Task { await supervisor.start(with: first) }
+    let handover = Task { await supervisor.start(with: first) }
+    supervisors.withLock { $0[module] = (ObjectIdentifier(owner), supervisor, handover) }
   }
 
   /// Stops supervising `module`'s child, which the caller then ends (no restart follows), and
@@ -103,12 +106,17 @@ package enum ProcessSupervision {
   /// up but never started, which the kernel does not tear down (it tears down started modules).
   /// Said "apiary: module 'payments' (pid 4242) still running at exit; killed", as if that
   /// module had hung, when another module's `start` had failed.
+  /// Each first child is handed over before its supervisor stops: one handed over after would
+  /// be ended too, but after this returned, so the host exited first and killed it as stuck.
   package static func stopAll(grace: Duration) async {
     let all = supervisors.withLock { table in
       defer { table = [:] }
-      return table.values.map(\.supervisor)
+      return table.values.map { ($0.supervisor, $0.handover) }
     }
-    for supervisor in all { await supervisor.stop(grace: grace) }
+    for (supervisor, handover) in all {
+      await handover.value
+      await supervisor.stop(grace: grace)
+    }
   }
 
   /// `module`'s first child started its module (`owner`'s `start` hook returned): its end is a
