@@ -86,31 +86,30 @@ import Testing
     #expect(kit < needs, "the contract library's problem comes first ('see … above')")
   }
 
-  /// Two copies of the contract library `TagKit`, 1.0.0 and 2.0.0 (which adds `Labeler2`), each
-  /// in its own directory with a plugin linked against it; neither plugin has a `requires` line.
-  /// The loader binds the second plugin's `libTagKit.so` to the copy the first brought in, so it
-  /// fails in `dlopen`: the error names the plugin, the contract library, the copy loaded (path,
-  /// version, which plugin brought it in), what to do, and keeps dlerror's text. It said only
-  /// `cannot open: …: undefined symbol: $s6TagKit8Labeler2Mp`.
-  @Test func aPluginBuiltAgainstAnotherContractVersionSaysWhichCopyIsLoaded() throws {
+  /// What `validate` says of two copies of the contract library `TagKit`, each in its own
+  /// directory with a plugin linked against it: the first (`OldUser`) defines `Labeler`, the
+  /// second (`NewUser`'s, version `newVersion`) adds `Labeler2`, which `NewUser` uses. The loader
+  /// binds `NewUser`'s `libTagKit.so` to the copy `OldUser` brought in, so it fails in `dlopen`.
+  /// Returns the refusal line of `NewUser` and the paths its message names.
+  private func twoTagKitCopies(newVersion: String, requires: [String]) throws -> (
+    line: String, kit: URL, newKit: URL, first: URL, second: URL
+  ) {
     let old = HostProcess.temporaryDirectory()
     let new = HostProcess.temporaryDirectory()
     let labeler = CPlugin.swiftSymbol("$s6TagKit8LabelerMp", "labeler")
-    let labeler2 = "$s6TagKit8Labeler2Mp"
     let soname = "-Wl,-soname,libTagKit.so"
-    let kit = try CPlugin.library(
-      "TagKit", lines: [], source: labeler, flags: [soname], in: old)
-    _ = try CPlugin.library(
-      "TagKit", version: "2.0.0", lines: [],
-      source: labeler + CPlugin.swiftSymbol(labeler2, "labeler2"), flags: [soname], in: new)
+    let kit = try CPlugin.library("TagKit", lines: [], source: labeler, flags: [soname], in: old)
+    let newKit = try CPlugin.library(
+      "TagKit", version: newVersion, lines: [],
+      source: labeler + CPlugin.swiftSymbol(Self.labeler2, "labeler2"), flags: [soname], in: new)
     func user(_ name: String, _ source: String, in directory: URL) throws -> URL {
       try CPlugin.library(
-        name, lines: ["module \(name).UserModule"], source: source,
+        name, lines: ["module \(name).UserModule"] + requires, source: source,
         flags: ["-L\(directory.path)", "-Wl,--no-as-needed", "-lTagKit", "-Wl,-rpath,$ORIGIN"],
         in: directory)
     }
     let first = try user("OldUser", CPlugin.swiftReference("$s6TagKit8LabelerMp", "l"), in: old)
-    let second = try user("NewUser", CPlugin.swiftReference(labeler2, "l2"), in: new)
+    let second = try user("NewUser", CPlugin.swiftReference(Self.labeler2, "l2"), in: new)
     let app = try HostProcess.manifests([
       "app.json": #"{"schemaVersion": 1, "name": "Kit", "scheme": "kit"}"#,
       "modules/a.json": """
@@ -125,14 +124,25 @@ import Testing
     #expect(result.status == 1)
     let line = try #require(
       result.stdout.split(separator: "\n").first { $0.contains(second.path) }, "\(result.stdout)")
+    return (String(line), kit, newKit, first, second)
+  }
+
+  private static let labeler2 = "$s6TagKit8Labeler2Mp"
+
+  /// Versions 1.0.0 and 2.0.0 of `TagKit`, and neither plugin has a `requires` line: the error
+  /// names the plugin, the contract library, the copy loaded (path, version, which plugin
+  /// brought it in), what to do, and keeps dlerror's text. It said only `cannot open: …:
+  /// undefined symbol: $s6TagKit8Labeler2Mp`.
+  @Test func aPluginBuiltAgainstAnotherContractVersionSaysWhichCopyIsLoaded() throws {
+    let (line, kit, newKit, first, second) = try twoTagKitCopies(newVersion: "2.0.0", requires: [])
     for part in [
-      "plugin refused: \(second.path): cannot open: the plugin needs \(labeler2) (protocol "
+      "plugin refused: \(second.path): cannot open: the plugin needs \(Self.labeler2) (protocol "
         + "descriptor for TagKit.Labeler2) from contract library 'TagKit', which the copy this "
         + "process loads lacks: '\(kit.path)' (TagKit 1.0.0, loaded first with '\(first.path)')",
       "the plugin was built against another version of TagKit (TagKit 2.0.0, its own copy '"
-        + new.appendingPathComponent("libTagKit.so").path + "')",
+        + newKit.path + "')",
       "Rebuild it against TagKit 1.0.0, or add 'requires TagKit RANGE'",
-      "(dlopen: \(second.path): undefined symbol: \(labeler2))",
+      "(dlopen: \(second.path): undefined symbol: \(Self.labeler2))",
     ] {
       #expect(line.contains(part), "\(part) in \(line)")
     }
@@ -144,45 +154,15 @@ import Testing
   /// 1.0.0, or add 'requires TagKit RANGE'", neither of which helps (it was built against 1.0.0,
   /// and no range tells two 1.0.0s apart); it names the stale copy's plugin to rebuild.
   @Test func aContractChangedWithoutANewVersionNamesThePluginToRebuild() throws {
-    let old = HostProcess.temporaryDirectory()
-    let new = HostProcess.temporaryDirectory()
-    let labeler = CPlugin.swiftSymbol("$s6TagKit8LabelerMp", "labeler")
-    let labeler2 = "$s6TagKit8Labeler2Mp"
-    let soname = "-Wl,-soname,libTagKit.so"
-    let kit = try CPlugin.library("TagKit", lines: [], source: labeler, flags: [soname], in: old)
-    let newKit = try CPlugin.library(
-      "TagKit", lines: [], source: labeler + CPlugin.swiftSymbol(labeler2, "labeler2"),
-      flags: [soname], in: new)
-    func user(_ name: String, _ source: String, in directory: URL) throws -> URL {
-      try CPlugin.library(
-        name, lines: ["module \(name).UserModule", "requires TagKit >=1.0.0 <2.0.0"],
-        source: source,
-        flags: ["-L\(directory.path)", "-Wl,--no-as-needed", "-lTagKit", "-Wl,-rpath,$ORIGIN"],
-        in: directory)
-    }
-    let first = try user("OldUser", CPlugin.swiftReference("$s6TagKit8LabelerMp", "l"), in: old)
-    let second = try user("NewUser", CPlugin.swiftReference(labeler2, "l2"), in: new)
-    let app = try HostProcess.manifests([
-      "app.json": #"{"schemaVersion": 1, "name": "Kit", "scheme": "kit"}"#,
-      "modules/a.json": """
-      {"schemaVersion": 1, "modules": [
-        {"name": "old", "type": "OldUser.UserModule", "library": "\(first.path)",
-         "version": "1.0.0"},
-        {"name": "new", "type": "NewUser.UserModule", "library": "\(second.path)",
-         "version": "1.0.0"}]}
-      """,
-    ])
-    let result = try HostProcess.run(["validate", app.path])
-    #expect(result.status == 1)
-    let line = try #require(
-      result.stdout.split(separator: "\n").first { $0.contains(second.path) }, "\(result.stdout)")
+    let (line, kit, newKit, first, second) = try twoTagKitCopies(
+      newVersion: "1.0.0", requires: ["requires TagKit >=1.0.0 <2.0.0"])
     for part in [
       "which the copy this process loads lacks: '\(kit.path)' (TagKit 1.0.0, loaded first with "
         + "'\(first.path)'); the plugin was built against its own copy '\(newKit.path)', which "
         + "also says TagKit 1.0.0 but is another build of it: the contract changed without a new "
         + "version. Rebuild '\(first.path)' against the TagKit of today, or give the changed "
         + "TagKit a new version",
-      "(dlopen: \(second.path): undefined symbol: \(labeler2))",
+      "(dlopen: \(second.path): undefined symbol: \(Self.labeler2))",
     ] {
       #expect(line.contains(part), "\(part) in \(line)")
     }
