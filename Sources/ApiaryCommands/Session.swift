@@ -2,6 +2,14 @@ import Apiary
 import ApiaryProcess
 import ApiaryTooling
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Turns one line of `apiary run`'s standard input into an action on the running kernel;
 /// ``SessionLoop`` decides when each line runs, by its ``Kind``.
 struct Session {
@@ -106,7 +114,7 @@ struct Session {
     do {
       modules = try loaded.get().filter(\.isEnabled)
     } catch {
-      return Host.errorLines(error)
+      return Host.errorLines(error) + Self.workingDirectoryNote(for: file)
     }
     do {
       try await kernel.add(Self.dependenciesFirst(modules))
@@ -120,6 +128,17 @@ struct Session {
       ]
     }
     return ["loaded \(modules.map { "'\($0.name)'" }.joined(separator: ", "))"]
+  }
+
+  /// For a relative path that names no file, where it was looked for: `:load` takes it from
+  /// the directory `apiary` runs in, not from the manifests.
+  private static func workingDirectoryNote(for file: String) -> [String] {
+    guard !file.hasPrefix("/"), access(file, F_OK) != 0 else { return [] }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return [] }
+    let directory = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return ["  (a relative path is taken from the directory apiary runs in: \(directory))"]
   }
 
   /// `modules` with each after those of them it depends on, in file order otherwise; modules

@@ -41,17 +41,31 @@ final class ByteFile {
         .unreadable, file: path,
         message: code == ENOENT ? "file not found" : "cannot open: \(Self.describe(code))",
         hint: code == ENOENT
-          ? "build the plugin first ('\(Self.buildCommand(for: path))' in its package), or fix the library"
-            + " path"
+          ? "build the plugin first (\(Self.buildCommand(for: path))), or fix the library path"
           : nil)
     }
     try self.init(path: path, descriptor: descriptor, head: headSize)
   }
 
   /// The `swift build` that puts a library at `path`: `-c release` for a path in a release
-  /// build folder (the scaffolded manifest's), as plain `swift build` builds debug.
+  /// build folder (the scaffolded manifest's), as plain `swift build` builds debug, with
+  /// `--package-path` naming the package of a path in its `.build` folder, else said in words.
+  ///
+  /// ```swift
+  /// ByteFile.buildCommand(for: "Tags/.build/release/libTags.so")
+  /// // "'swift build -c release --package-path Tags'"
+  /// ```
   static func buildCommand(for path: String) -> String {
-    path.contains("/release/") ? "swift build -c release" : "swift build"
+    let command = path.contains("/release/") ? "swift build -c release" : "swift build"
+    let bytes = Array(path.utf8)
+    let marker = Array("/.build/".utf8)
+    guard
+      let start = bytes.indices.dropLast(marker.count - 1).first(where: {
+        bytes[$0..<$0 + marker.count].elementsEqual(marker)
+      })
+    else { return "'\(command)' in its package" }
+    let package = start == 0 ? "/" : String(decoding: bytes[..<start], as: UTF8.self)
+    return "'\(command) --package-path \(package)'"
   }
 
   /// The file at `path` with its first ``headSize`` bytes read, or `nil` when it cannot be

@@ -427,12 +427,15 @@ struct GateRun {
     if descriptor.abi != host.abiHash {
       compare(
         "abi", host.abiHash.lowercased(), descriptor.abi.lowercased(),
-        "the plugin was built against another Apiary; rebuild it with this host's Apiary")
+        "the plugin was built against another Apiary; rebuild it with this host's Apiary: "
+          + ByteFile.buildCommand(for: file))
     }
-    compare(
-      "compiler", host.compiler, descriptor.compiler,
-      "the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux;"
-        + " rebuild it with this host's toolchain")
+    if descriptor.compiler != host.compiler {
+      compare(
+        "compiler", host.compiler, descriptor.compiler,
+        "the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux;"
+          + " rebuild it with this host's toolchain: " + ByteFile.buildCommand(for: file))
+    }
     compare(
       "triple", host.triple, descriptor.triple,
       "the plugin was built for another platform; rebuild it for this host")

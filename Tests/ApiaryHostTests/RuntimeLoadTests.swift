@@ -129,6 +129,24 @@ import Testing
       ], "\(result.stdout)")
   }
 
+  /// A relative path that names no file says where it was looked for: it is taken from the
+  /// directory `apiary` runs in, which the error alone did not say.
+  @Test func aMissingRelativePathSaysWhereItWasLookedFor() throws {
+    let app = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "Empty", "scheme": "empty", "modules": []}"#
+    ])
+    let result = try HostProcess.run(
+      ["run", "--quiet", app.path], input: ":load ../nope/x.json\n:load \(app.path)/nope.json\n",
+      in: app)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      lines.filter { $0.hasPrefix("  (a relative path") } == [
+        "  (a relative path is taken from the directory apiary runs in: \(app.path))"
+      ], "\(lines)")
+    #expect(lines.contains("  ../nope/x.json: cannot read this file: No such file or directory"))
+  }
+
   /// `:remove` of a module whose `tearDown` fails says so: it said "removed" alone, and only
   /// the timeline on standard error told.
   @Test func removeSaysWhenTearDownFailed() throws {

@@ -93,7 +93,7 @@ import Testing
     // The scaffolded manifest names the release build; plain `swift build` builds debug.
     #expect(
       problem("/p/.build/release/libNone.so")
-        == "library '/p/.build/release/libNone.so': file not found (build the plugin first ('swift build -c release' in its package), or fix the library path)"
+        == "library '/p/.build/release/libNone.so': file not found (build the plugin first ('swift build -c release --package-path /p'), or fix the library path)"
     )
     #expect(
       problem(fixtures.directory)

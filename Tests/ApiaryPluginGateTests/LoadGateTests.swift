@@ -167,8 +167,8 @@ import Testing
       ])
     #expect(
       gate([candidate("notes", path)]).problems == [
-        "notes: library '\(path)' (named in \(origin)): field 'abi' at apiary_plugin line 3: expected 3f2a9c, found 9c1d44 (the plugin was built against another Apiary; rebuild it with this host's Apiary)",
-        "notes: library '\(path)' (named in \(origin)): field 'compiler' at apiary_plugin line 4: expected Clang 17.0.6 (test), found Clang 16.0.0 (the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux; rebuild it with this host's toolchain)",
+        "notes: library '\(path)' (named in \(origin)): field 'abi' at apiary_plugin line 3: expected 3f2a9c, found 9c1d44 (the plugin was built against another Apiary; rebuild it with this host's Apiary: 'swift build' in its package)",
+        "notes: library '\(path)' (named in \(origin)): field 'compiler' at apiary_plugin line 4: expected Clang 17.0.6 (test), found Clang 16.0.0 (the plugin was built by another Swift toolchain, and Swift has no ABI stability on Linux; rebuild it with this host's toolchain: 'swift build' in its package)",
         "notes: library '\(path)' (named in \(origin)): field 'triple' at apiary_plugin line 5: expected x86_64-unknown-linux-gnu, found aarch64-unknown-linux-gnu (the plugin was built for another platform; rebuild it for this host)",
       ])
   }
@@ -277,7 +277,7 @@ import Testing
     #expect(result.plugins == [])
     #expect(
       result.problems == [
-        "NotebookKit: library '\(kit)' (named in DT_NEEDED 'libNotebookKit.so' of '\(notes)', found through RUNPATH '$ORIGIN' = '\(folder)'): field 'abi' at apiary_plugin line 3: expected 3f2a9c, found 9c1d44 (the plugin was built against another Apiary; rebuild it with this host's Apiary)",
+        "NotebookKit: library '\(kit)' (named in DT_NEEDED 'libNotebookKit.so' of '\(notes)', found through RUNPATH '$ORIGIN' = '\(folder)'): field 'abi' at apiary_plugin line 3: expected 3f2a9c, found 9c1d44 (the plugin was built against another Apiary; rebuild it with this host's Apiary: 'swift build' in its package)",
         "notes: library '\(notes)' (named in \(origin)): field 'DT_NEEDED': needs contract library 'NotebookKit' ('\(kit)'), which the gate refused (see the problems of 'NotebookKit' above)",
       ])
   }
