@@ -13,8 +13,9 @@ import ApiarySupport
 /// until they meet (``ChunkBoard``), and the helper's chunks are joined back in file order, so
 /// the modules, problems and their order are those one thread finds.
 ///
-/// Automatically, only a directory of at least ``least`` files on a machine with more than
-/// one core shares its files: a small application pays for no thread.
+/// Automatically, only a directory of at least ``least`` files, in a process that may run on
+/// more than one core (``usableCores()``), shares its files: a small application, or one
+/// pinned to a core, pays for no thread.
 ///
 /// ```swift
 /// FileSharing.automatic.chunks(for: 10_000)  // 157 ranges of 64 files on two cores; nil on one
@@ -25,8 +26,8 @@ struct FileSharing: Sendable {
   /// Files in a chunk: enough that claiming one costs little beside reading it, few enough
   /// that a helper that starts late, or runs on a busy core, still takes a share.
   var chunk = 64
-  /// Cores online; one reads on one thread.
-  var cores = FileSharing.onlineCores
+  /// Cores this process may run on (``usableCores()``); one reads on one thread.
+  var cores = FileSharing.processCores
   /// Runs the helper's work on a thread of its own; tests run it where they choose.
   var startHelper: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
     DetachedThread.start(name: "apiary-files", work)
@@ -43,5 +44,29 @@ struct FileSharing: Sendable {
     return stride(from: 0, to: count, by: chunk).map { $0..<min($0 + chunk, count) }
   }
 
-  private static let onlineCores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+  private static let processCores = usableCores()
+
+  /// The cores the calling thread may run on, as `nproc` counts them: those of its affinity
+  /// mask (`taskset -c 0 apiary …` leaves one, and a helper would only take turns with the
+  /// loading thread on it), else the cores online.
+  static func usableCores() -> Int {
+    #if os(Linux)
+      var mask = [UInt8](repeating: 0, count: 128)  // a cpu_set_t: 1,024 cores
+      if let getAffinity,
+        mask.withUnsafeMutableBytes({ getAffinity(0, $0.count, $0.baseAddress) }) == 0
+      {
+        let count = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+        if count > 0 { return count }
+      }
+    #endif
+    return Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+  }
+
+  #if os(Linux)
+    /// `sched_getaffinity`, which the C library has but its Swift module does not declare.
+    private typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
+    private static let getAffinity: GetAffinity? = dlsym(nil, "sched_getaffinity").map {
+      unsafeBitCast($0, to: GetAffinity.self)
+    }
+  #endif
 }

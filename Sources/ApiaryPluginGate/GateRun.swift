@@ -128,17 +128,25 @@ struct GateRun {
   /// Whether the loader has `name` loaded (`.some`), and as which contract library (`nil` for
   /// the host's libraries and libraries without a descriptor).
   private func loaded(_ name: String) -> Int?? {
-    if let position = loadedNames.firstIndex(of: name) {
+    if let position = position(of: name) {
       let index = loadedAs[position]
       return index == Self.noContract || !libraries[index].isContract ? .some(nil) : index
     }
     return host.hasLoaded(name) ? .some(nil) : nil
   }
 
+  /// Where `name` is in ``loadedNames``, compared byte for byte as the loader compares names:
+  /// `==` on strings takes canonically equivalent spellings (`é` as one code point, and `e`
+  /// with a combining accent) for one name, which the loader holds for two files.
+  private func position(of name: String) -> Int? {
+    let count = name.utf8.count
+    return loadedNames.firstIndex { $0.utf8.count == count && $0.utf8.elementsEqual(name.utf8) }
+  }
+
   /// Records that the loader knows `name` as library `index` (or ``noContract``: a library
   /// without a descriptor).
   private mutating func record(_ name: String, as index: Int) {
-    if let position = loadedNames.firstIndex(of: name) {
+    if let position = position(of: name) {
       loadedAs[position] = index
     } else {
       loadedNames.append(name)

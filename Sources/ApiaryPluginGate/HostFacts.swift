@@ -56,7 +56,8 @@ public struct HostFacts: Sendable, Hashable {
   func hasLoaded(_ name: String) -> Bool {
     let key = Self.key(of: name.utf8)
     for (position, known) in loadedLibraryKeys.enumerated() where known == key {
-      if loadedLibraries[position] == name { return true }
+      // Bytes, as the loader compares names (see `GateRun.position(of:)`).
+      if loadedLibraries[position].utf8.elementsEqual(name.utf8) { return true }
     }
     return false
   }

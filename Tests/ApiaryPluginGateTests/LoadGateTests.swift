@@ -304,6 +304,28 @@ import Testing
     #expect(plugins.map(\.contracts.count) == [0])
   }
 
+  /// The loader compares a needed name with the names it has loaded byte for byte: `é` as
+  /// one code point and as `e` and a combining accent are two names, so a library whose soname
+  /// is spelt one way does not stand for a needed name spelt the other; the file found on the
+  /// search path for it is the one checked (here refused).
+  @Test func neededNamesAreComparedByTheirBytes() throws {
+    let composed = "libcaf\u{E9}.so"
+    let decomposed = "libcafe\u{301}.so"
+    let a = try plugin("a", in: "a", flags: ["-Wl,-soname,\(decomposed)"])
+    let kit = try fixtures.library(
+      "caf\u{E9}", in: "b",
+      descriptor: Fixtures.descriptor(plugin: "Cafe", replacing: ["abi": "9c1d44"]),
+      entry: false, flags: ["-Wl,-soname,\(composed)"])
+    let b = try plugin(
+      "b", in: "b",
+      flags: [
+        "-L\(fixtures.directory)/b", "-Wl,--no-as-needed", "-l:\(composed)", "-Wl,-rpath,$ORIGIN",
+      ])
+    let result = gate([candidate("a", a), candidate("b", b)])
+    #expect(result.plugins == ["a"])
+    #expect(result.problems.first?.hasPrefix("Cafe: library '\(kit)'") == true)
+  }
+
   @Test func theFirstLoadedCopyOfAContractLibraryIsTheOneUsed() throws {
     let first = try notebookKit(in: "a", version: "1.0.0")
     _ = try notebookKit(in: "b", version: "2.0.0")

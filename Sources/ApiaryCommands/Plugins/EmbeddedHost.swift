@@ -1,4 +1,5 @@
 import Apiary
+import ApiaryPluginGate
 import ApiaryProcess
 
 // `stdout`, a C global, is used once, before any other thread runs.
@@ -56,9 +57,11 @@ public enum EmbeddedHost {
   /// Checks `plugins` with the load gate in one pass — each against the others and against the
   /// libraries this process opened before, as `apiary run` checks an application's plugins and
   /// `:load` a file's — then opens each, in order, and registers the types its entry exports in
-  /// `catalog`. Nothing is opened unless every library passes (the refusal lists every reason).
-  /// A library that fails to open after the gate ends the loading there; the ones opened before
-  /// it stay loaded, as libraries are never unloaded. Returns the registered type names.
+  /// `catalog`. Nothing is opened unless every library passes (the refusal lists every reason,
+  /// once). A library the set names twice, by one path or two, is checked against each claim
+  /// (its version and checksum) and opened once. A library that fails to open after the gate
+  /// ends the loading there; the ones opened before it stay loaded, as libraries are never
+  /// unloaded. Returns the registered type names, each once.
   @discardableResult
   public static func loadPlugins(_ plugins: [Plugin], into catalog: TypeCatalog)
     throws(Refusal) -> [String]
@@ -71,17 +74,26 @@ public enum EmbeddedHost {
     let verdict = PluginGate.check(requests)
     let refused = requests.filter { verdict.accepted[$0.path] == nil }
     guard refused.isEmpty else {
-      throw Refusal(
-        description: refused.flatMap { verdict.reasons(for: $0.path) }.joined(separator: "\n"))
+      var reasons: [String] = []
+      for request in refused {
+        let found = verdict.reasons(for: request.path)
+        reasons += (found.isEmpty ? ["\(request.path): refused by the load gate"] : found)
+          .filter { !reasons.contains($0) }
+      }
+      throw Refusal(description: reasons.joined(separator: "\n"))
     }
     var types: [String] = []
+    var opened: [FileIdentity] = []
     for request in requests {
-      guard let accepted = verdict.accepted[request.path] else { continue }
+      guard let accepted = verdict.accepted[request.path],
+        !opened.contains(accepted.identity)
+      else { continue }
       do {
         try PluginLibrary.open(request, accepted: accepted, into: catalog)
       } catch {
         throw Refusal(description: error.description)
       }
+      opened.append(accepted.identity)
       types += accepted.descriptor.modules + accepted.descriptor.targets
     }
     return types

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "d8e523adb4e6b4f79f2d1a1026346b2177b8e83ba07eea8411a551a62a45afeb"
+#define APIARY_ABI_HASH "409af944f9689dd4f38689156c0b056c48c712afafef7818a75f1b65fb11a3e6"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -175,6 +175,31 @@ struct ModuleFilesConcurrencyTests {
     #expect(sharing.chunks(for: 10_000) == nil)
   }
 
+  /// The cores counted are the ones the process may run on, as `nproc` counts them: pinned to
+  /// one (`taskset -c 0`), it reads on one thread, whatever the machine has.
+  @Test func aProcessPinnedToOneCoreReadsOnOneThread() throws {
+    typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
+    let get = try #require(
+      dlsym(nil, "sched_getaffinity").map { unsafeBitCast($0, to: Affinity.self) })
+    let set = try #require(
+      dlsym(nil, "sched_setaffinity").map { unsafeBitCast($0, to: Affinity.self) })
+    var saved = [UInt8](repeating: 0, count: 128)
+    #expect(saved.withUnsafeMutableBytes { get(0, $0.count, $0.baseAddress) } == 0)
+    let allowed = saved.reduce(0) { $0 + $1.nonzeroBitCount }
+    #expect(FileSharing.usableCores() == allowed)
+    // The first core allowed, alone, for this thread; the mask is put back before returning.
+    let byte = try #require(saved.firstIndex { $0 != 0 })
+    var one = [UInt8](repeating: 0, count: 128)
+    one[byte] = saved[byte] & (~saved[byte] &+ 1)
+    #expect(one.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress) } == 0)
+    let pinned = FileSharing.usableCores()
+    #expect(saved.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress) } == 0)
+    #expect(pinned == 1)
+    var sharing = FileSharing()
+    sharing.cores = pinned
+    #expect(sharing.chunks(for: 10_000) == nil)
+  }
+
   /// Loading a directory of 300 module files, which two cores share, reports every problem at
   /// its place and in file order, as one thread would.
   @Test func aLargeDirectoryLoadsAsOneThreadWould() throws {
