@@ -108,20 +108,28 @@ import Testing
     }
   }
 
-  /// A first child handed over before its module started (placement's `setUp`) that dies is
-  /// not restarted, whatever the policy: the module's `start` fails with the crash and releases
-  /// the supervisor. The host said "restarting 'notes' in 0.5 seconds (restart 1 of 3)", then
-  /// no restart came.
-  @Test func aChildThatDiesBeforeItsModuleStartedIsNotRestarted() async throws {
+  /// An `on-failure` supervisor of module `notes` handed a first child running `script`, as
+  /// placement's `setUp` hands one over; its restarts launch `read line`.
+  private func handedOver(_ script: String) async throws -> (
+    Supervisor, ChildProcess, EventLog, Launcher
+  ) {
     let log = EventLog()
     let launcher = Launcher(["read line"])
     let supervisor = Supervisor(
       module: "notes", restart: RestartPolicy(policy: .onFailure),
       sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
     let process = try ChildProcess.spawn(
-      executable: "/bin/sh", arguments: ["-c", "kill -ABRT $$"], name: "notes",
-      standardError: { _ in })
+      executable: "/bin/sh", arguments: ["-c", script], name: "notes", standardError: { _ in })
     await supervisor.start(with: SupervisedChild(process: process, ping: { _ in }))
+    return (supervisor, process, log, launcher)
+  }
+
+  /// A first child handed over before its module started (placement's `setUp`) that dies is
+  /// not restarted, whatever the policy: the module's `start` fails with the crash and releases
+  /// the supervisor. The host said "restarting 'notes' in 0.5 seconds (restart 1 of 3)", then
+  /// no restart came.
+  @Test func aChildThatDiesBeforeItsModuleStartedIsNotRestarted() async throws {
+    let (supervisor, process, log, launcher) = try await handedOver("kill -ABRT $$")
     await log.wait(until: { if case .crashed = $0 { true } else { false } })
     await #expect(throws: ModuleUnavailableError.self) {
       try await supervisor.child(waitingAtMost: .seconds(1))
@@ -134,15 +142,7 @@ import Testing
 
   /// Once its module started, the same child's end is a crash its policy restarts.
   @Test func aChildThatDiesAfterItsModuleStartedIsRestarted() async throws {
-    let log = EventLog()
-    let launcher = Launcher(["read line"])
-    let supervisor = Supervisor(
-      module: "notes", restart: RestartPolicy(policy: .onFailure),
-      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
-    let process = try ChildProcess.spawn(
-      executable: "/bin/sh", arguments: ["-c", "read line; kill -ABRT $$"], name: "notes",
-      standardError: { _ in })
-    await supervisor.start(with: SupervisedChild(process: process, ping: { _ in }))
+    let (supervisor, process, log, launcher) = try await handedOver("read line; kill -ABRT $$")
     await supervisor.moduleStarted()
     process.closeInput()
     await log.wait(until: EventLog.started(count: 2))
