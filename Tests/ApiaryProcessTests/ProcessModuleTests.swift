@@ -300,12 +300,12 @@ import Testing
   /// the module's timeout (30 s here), then said "'initialize' got no answer".
   @Test(.timeLimit(.minutes(1))) func aStrayLineInTheHandshakeBreaksTheWireAtOnce() throws {
     let (context, ends) = try Self.wire(timeout: 30)
-    defer { _ = ends.map(close) }
+    defer { ends.close() }
     let stray = Array("loading index from disk...\n".utf8)
-    #expect(write(ends[1], stray, stray.count) == stray.count)
+    #expect(write(ends.child, stray, stray.count) == stray.count)
     let error = #expect(throws: ProcessModuleError.self) {
       try ProcessModule().connect(
-        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+        child: SilentChild(input: ends.hostInput, output: ends.host), context: context)
     }
     #expect(
       error?.reason
@@ -316,15 +316,15 @@ import Testing
   /// for a child handling no events.
   @Test func aSetUpAnswerOfTheWrongShapeBreaksTheWire() throws {
     let (context, ends) = try Self.wire()
-    defer { _ = ends.map(close) }
-    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    defer { ends.close() }
+    let child = RPCConnection(reading: ends.child, writing: ends.child)
     child.start { method, _ in
       method == "initialize"
         ? ProcessHost.handshake.message(module: "wire", pid: 1) : ["events": 5]
     }
     let error = #expect(throws: ProcessModuleError.self) {
       try ProcessModule().connect(
-        child: SilentChild(input: ends[0], output: ends[0]), context: context)
+        child: SilentChild(input: ends.hostInput, output: ends.host), context: context)
     }
     #expect(
       error?.reason
@@ -342,18 +342,18 @@ import Testing
   /// "exits" inside ``PlacedChild/terminate(grace:)``, reporting it as its supervisor does.
   @Test func aChildThatClosedItsOutputFailsCallsSayingSo() async throws {
     let (context, ends) = try Self.wire()
-    defer { _ = ends.map(close) }
-    let child = RPCConnection(reading: ends[1], writing: ends[1])
+    defer { ends.close() }
+    let child = RPCConnection(reading: ends.child, writing: ends.child)
     child.start { method, _ in
       switch method {
       case "initialize": return ProcessHost.handshake.message(module: "wire", pid: 1)
       case "setUp": return ["events": [String]()]
       default:
-        shutdown(ends[1], Int32(SHUT_WR))  // closes its output instead of answering
+        shutdown(ends.child, Int32(SHUT_WR))  // closes its output instead of answering
         return nil
       }
     }
-    let lingering = LingeringChild(input: ends[0], output: ends[0], context: context)
+    let lingering = LingeringChild(input: ends.hostInput, output: ends.host, context: context)
     try ProcessModule().connect(child: lingering, context: context)
     let link = try ProcessModule.link(context)
     let failure = await #expect(throws: ProcessModuleError.self) {
@@ -364,19 +364,15 @@ import Testing
         == "closed its standard output but did not exit within 10.0 seconds; ended")
   }
 
-  /// A context for a process-placed module `wire` with `timeout` and a connected socket pair:
-  /// the host's end, then the child's.
-  static func wire(timeout: Double = 10) throws -> (ModuleContext, [Int32]) {
+  /// A context for a process-placed module `wire` with `timeout`, and a connected socket pair.
+  static func wire(timeout: Double = 10) throws -> (ModuleContext, WireEnds) {
     let context = ModuleContext(
       manifest: ModuleManifest(
         name: "wire", type: "Test.Wire", startTimeout: timeout, placement: .process),
       application: ApplicationManifest(name: "Test", scheme: "test"),
       container: Container(), mediator: Mediator(scheme: "test", catalog: TypeCatalog()),
       events: EventBus())
-    var ends: [Int32] = [0, 0]
-    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    #expect(socketpair(AF_UNIX, type, 0, &ends) == 0)
-    return (context, ends)
+    return (context, try WireEnds())
   }
 
   /// A child that breaks the wire is ended (SIGTERM), and its end may be seen before the
@@ -385,20 +381,19 @@ import Testing
   /// real one may.
   @Test func callsFailWithTheBrokenWireNotTheExitItCaused() async throws {
     let (context, ends) = try Self.wire()
-    defer { _ = ends.map(close) }
-    let (hostEnd, childEnd) = (ends[0], ends[1])
-    let child = RPCConnection(reading: childEnd, writing: childEnd)
+    defer { ends.close() }
+    let child = RPCConnection(reading: ends.child, writing: ends.child)
     child.start { method, _ in
       switch method {
       case "initialize": return ProcessHost.handshake.message(module: "wire", pid: 1)
       case "setUp": return ["events": [String]()]
       default:  // instead of an answer, what is not a frame
         let garbage = Array("not a header\r\n\r\n".utf8)
-        _ = write(childEnd, garbage, garbage.count)
+        _ = write(ends.child, garbage, garbage.count)
         return nil
       }
     }
-    let exits = ExitingChild(input: hostEnd, output: hostEnd, context: context)
+    let exits = ExitingChild(input: ends.hostInput, output: ends.host, context: context)
     try ProcessModule().connect(child: exits, context: context)
     let link = try ProcessModule.link(context)
     let failure = await #expect(throws: ProcessModuleError.self) {
@@ -408,6 +403,32 @@ import Testing
       failure?.description
         == "module 'wire' (pid 0): broke the wire protocol (malformed frame header: not a "
         + "header); ended")
+  }
+}
+
+/// The two ends of a socket pair joining the host to a test's child. The host closes its
+/// child's input when it gives the child up, so it writes to a copy of its end, `hostInput`,
+/// which is its to close: a test that closed that descriptor again closed whatever a test
+/// running in parallel had opened under the same number since (a host reading "Bad file
+/// descriptor" instead of what its child sent).
+struct WireEnds {
+  let host: Int32
+  let child: Int32
+  let hostInput: Int32
+
+  init() throws {
+    var ends: [Int32] = [0, 0]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    try #require(socketpair(AF_UNIX, type, 0, &ends) == 0)
+    host = ends[0]
+    child = ends[1]
+    hostInput = fcntl(ends[0], F_DUPFD_CLOEXEC, 0)
+    try #require(hostInput >= 0)
+  }
+
+  /// Closes the test's own ends; `hostInput` is the host's.
+  func close() {
+    for end in [host, child] { _ = Glibc.close(end) }
   }
 }
 
