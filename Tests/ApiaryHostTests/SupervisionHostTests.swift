@@ -188,6 +188,35 @@ import Testing
     #expect(Self.ends(first) && Self.ends(second))
   }
 
+  /// After a `:restart` (which starts the count again), a crash is restart 1 on standard error
+  /// and in `:modules` alike: the host said "(restart 1 of 3)", then "running again: pid …
+  /// (restart 2)", and `:modules` "2 restarts".
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aCrashAfterARestartCommandIsCountedFromOneEverywhere() throws {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, ":restart faulty")
+    Self.send(host, "faults://faulty/crash?how=segv")  // after the `:restart`, which it waits for
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, ":wait")
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    guard lines.count == 3 else { return }
+    #expect(lines[0].hasPrefix("restarted 'faulty': pid "), "\(lines[0])")
+    #expect(lines[1].hasSuffix("killed by signal 11 (SIGSEGV)"), "\(lines[1])")
+    #expect(
+      lines[2].hasSuffix(", 1 restart, last exit: killed by signal 11 (SIGSEGV))"), "\(lines[2])")
+    #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.05 seconds (restart 1 of 3)"))
+    let again = result.stderr.split(separator: "\n").filter { $0.contains("running again") }
+    #expect(again.count == 1 && again[0].hasSuffix(" (restart 1)"), "\(result.stderr)")
+  }
+
   /// A stopped child answers no ping: the health check kills it and the policy restarts it.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func hungChildIsKilledByTheHealthCheckAndRestarted() throws {
@@ -467,7 +496,8 @@ import Testing
     guard lines.count == 3 else { return }
     #expect(lines[0].hasPrefix("restarted 'faulty': pid "))
     #expect(lines[1] == #""two""#)
-    #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
+    #expect(
+      lines[2].contains("0 restarts, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
   }
 
   /// What a module in a child prints reaches the host's standard error, tagged, as it prints
