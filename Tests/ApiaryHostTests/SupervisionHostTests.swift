@@ -141,6 +141,31 @@ import Testing
     #expect(result.stderr.contains("apiary: module 'deep' crashed: its process"))
   }
 
+  /// A Swift plugin's crash in a child shows the crashed thread's innermost frames, the
+  /// plugin's among them: the Swift runtime's default report (every thread, the registers, the
+  /// images: about 150 lines) buried the host's one-line crash report.
+  @Test(
+    .enabled(
+      if: ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil,
+      "SWIFT_BACKTRACE is set, and the children get it"))
+  func aSwiftCrashInAChildShowsACompactBacktrace() throws {
+    let directory = try Self.application([Self.swiftModule("fatal")])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://fatal/crash?how=fatalError")
+    #expect(host.waitForError("apiary: module 'fatal' failed"))
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let child = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[fatal] ") }
+    #expect(child.contains { $0.hasSuffix("Fatal error: crash requested") }, "\(result.stderr)")
+    let threads = child.filter { $0.hasPrefix("[fatal] Thread ") }
+    #expect(threads.count == 1 && threads[0].hasSuffix(" crashed:"), "\(result.stderr)")
+    #expect(child.contains { $0.contains(" in libFaultPlugin.so at ") }, "\(result.stderr)")
+    #expect(!result.stderr.contains("Registers:") && !result.stderr.contains("Images ("))
+    #expect(!result.stderr.contains("swift runtime:"), "\(result.stderr)")
+    #expect(child.count < 40, "\(result.stderr)")
+    #expect(result.stderr.contains("apiary: module 'fatal' crashed: its process "))
+  }
+
   /// `on-failure` with two restarts, 0.05 s then 0.1 s apart; the third crash fails the module.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func crashedChildIsRestartedWithBackoffUntilItsRestartsRunOut() throws {
