@@ -141,6 +141,31 @@ import Testing
     #expect(result.stderr.contains("apiary: module 'deep' crashed: its process"))
   }
 
+  /// A Swift plugin's crash in a child shows the crashed thread's innermost frames, the
+  /// plugin's among them: the Swift runtime's default report (every thread, the registers, the
+  /// images: about 150 lines) buried the host's one-line crash report.
+  @Test(
+    .enabled(
+      if: ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil,
+      "SWIFT_BACKTRACE is set, and the children get it"))
+  func aSwiftCrashInAChildShowsACompactBacktrace() throws {
+    let directory = try Self.application([Self.swiftModule("fatal")])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, "faults://fatal/crash?how=fatalError")
+    #expect(host.waitForError("apiary: module 'fatal' failed"))
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let child = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[fatal] ") }
+    #expect(child.contains { $0.hasSuffix("Fatal error: crash requested") }, "\(result.stderr)")
+    let threads = child.filter { $0.hasPrefix("[fatal] Thread ") }
+    #expect(threads.count == 1 && threads[0].hasSuffix(" crashed:"), "\(result.stderr)")
+    #expect(child.contains { $0.contains(" in libFaultPlugin.so at ") }, "\(result.stderr)")
+    #expect(!result.stderr.contains("Registers:") && !result.stderr.contains("Images ("))
+    #expect(!result.stderr.contains("swift runtime:"), "\(result.stderr)")
+    #expect(child.count < 40, "\(result.stderr)")
+    #expect(result.stderr.contains("apiary: module 'fatal' crashed: its process "))
+  }
+
   /// `on-failure` with two restarts, 0.05 s then 0.1 s apart; the third crash fails the module.
   @Test(.enabled(if: python != nil, "python3 is not installed"))
   func crashedChildIsRestartedWithBackoffUntilItsRestartsRunOut() throws {
@@ -186,6 +211,35 @@ import Testing
     #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.1 seconds (restart 2 of 2)"))
     #expect(result.stderr.contains("[faulty] faulty crashing: segv"))
     #expect(Self.ends(first) && Self.ends(second))
+  }
+
+  /// After a `:restart` (which starts the count again), a crash is restart 1 on standard error
+  /// and in `:modules` alike: the host said "(restart 1 of 3)", then "running again: pid …
+  /// (restart 2)", and `:modules` "2 restarts".
+  @Test(.enabled(if: python != nil, "python3 is not installed"))
+  func aCrashAfterARestartCommandIsCountedFromOneEverywhere() throws {
+    let restart = #""restart": {"policy": "on-failure", "backoff": {"initialSeconds": 0.05}}"#
+    let directory = try Self.application([
+      Self.pythonModule("faulty", script: Self.faulty.path, extra: restart)
+    ])
+    let host = try Self.start(["run", directory.path, "--quiet"])
+    Self.send(host, ":restart faulty")
+    Self.send(host, "faults://faulty/crash?how=segv")  // after the `:restart`, which it waits for
+    #expect(host.waitForError("apiary: module 'faulty' running again"))
+    Self.send(host, ":wait")
+    Self.send(host, ":modules")
+    let result = try host.finish()
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    guard lines.count == 3 else { return }
+    #expect(lines[0].hasPrefix("restarted 'faulty': pid "), "\(lines[0])")
+    #expect(lines[1].hasSuffix("killed by signal 11 (SIGSEGV)"), "\(lines[1])")
+    #expect(
+      lines[2].hasSuffix(", 1 restart, last exit: killed by signal 11 (SIGSEGV))"), "\(lines[2])")
+    #expect(result.stderr.contains("apiary: restarting 'faulty' in 0.05 seconds (restart 1 of 3)"))
+    let again = result.stderr.split(separator: "\n").filter { $0.contains("running again") }
+    #expect(again.count == 1 && again[0].hasSuffix(" (restart 1)"), "\(result.stderr)")
   }
 
   /// A stopped child answers no ping: the health check kills it and the policy restarts it.
@@ -467,7 +521,8 @@ import Testing
     guard lines.count == 3 else { return }
     #expect(lines[0].hasPrefix("restarted 'faulty': pid "))
     #expect(lines[1] == #""two""#)
-    #expect(lines[2].contains("1 restart, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
+    #expect(
+      lines[2].contains("0 restarts, last exit: killed by signal 15 (SIGTERM)"), "\(lines[2])")
   }
 
   /// What a module in a child prints reaches the host's standard error, tagged, as it prints

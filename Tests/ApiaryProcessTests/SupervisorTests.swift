@@ -49,11 +49,14 @@ import Testing
   }
 
   /// A restart under way is named as such: the status read "restarting, 0 restarts" during
-  /// the first one.
+  /// the first one. A `:restart` under way, which starts the count again, names no count.
   @Test func aRestartUnderWayIsNamed() {
     #expect(
-      SupervisorStatus(state: .restarting, restarts: 0, lastExit: .exited(3)).description
+      SupervisorStatus(state: .restarting, restarts: 1, lastExit: .exited(3)).description
         == "restarting, restart 1 under way, last exit: exited with status 3")
+    #expect(
+      SupervisorStatus(state: .restarting, restarts: 0, lastExit: .signaled(SIGTERM)).description
+        == "restarting, last exit: killed by signal 15 (SIGTERM)")
     #expect(
       SupervisorStatus(state: .running, pid: 7, restarts: 1).description
         == "running, pid 7, 1 restart")
@@ -279,8 +282,79 @@ import Testing
     let second = try await restart.value
     #expect(try await call.value.process.pid == second.process.pid)
     #expect(second.process.pid != first.process.pid)
-    #expect(supervisor.status.restarts == 1)
+    #expect(supervisor.status.restarts == 0)  // `:restart` starts the count again
     #expect(!log.events.contains { if case .crashed = $0 { true } else { false } })
+    await supervisor.stop(grace: .zero)
+  }
+
+  /// After a `:restart`, a crash is restart 1 in the events (the host's `restarting …` and
+  /// `running again …` lines) and in the status (`:modules`) alike, also while it is under way.
+  /// The host said "(restart 1 of 3)" for it, then "running again: … (restart 2)", and
+  /// `:modules` "restart 2 under way", then "2 restarts": the status counted the `:restart`.
+  @Test func aCrashAfterACommandedRestartIsRestartOneEverywhere() async throws {
+    let log = EventLog()
+    let thirdLaunch = (Gate(), Gate())
+    let launcher = Launcher(
+      ["read line", "read line; kill -SEGV $$", "read line"], gates: [3: thirdLaunch])
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure),
+      sleep: RecordingSleeper().sleep, launch: launcher.launch, onEvent: log.handler)
+    let first = try await supervisor.start()
+    let second = try await supervisor.restart(grace: .seconds(3600))
+    #expect(
+      supervisor.status.description.hasSuffix(
+        ", 0 restarts, last exit: killed by signal 15 (SIGTERM)"))
+    second.process.closeInput()
+    await thirdLaunch.0.wait()
+    #expect(
+      supervisor.status.description
+        == "restarting, restart 1 under way, last exit: killed by signal 11 (SIGSEGV)")
+    thirdLaunch.1.open()
+    await log.wait(until: EventLog.started(count: 3))
+    let third = try await supervisor.child(waitingAtMost: .seconds(1))
+    let crash = ChildCrashError(module: "notes", pid: second.process.pid, exit: .signaled(SIGSEGV))
+    #expect(
+      log.events == [
+        .started(pid: first.process.pid, restarts: 0),
+        .started(pid: second.process.pid, restarts: 0), .crashed(crash),
+        .restarting(attempt: 1, delay: .milliseconds(500)),
+        .started(pid: third.process.pid, restarts: 1),
+      ])
+    #expect(
+      supervisor.status.description
+        == "running, pid \(third.process.pid), 1 restart, last exit: killed by signal 11 (SIGSEGV)")
+    await supervisor.stop(grace: .zero)
+  }
+
+  /// A restart whose child does not come up still counts: the next is restart 2, in the events
+  /// and the status alike, and `maxRestarts` bounds them all.
+  @Test func aRestartThatFailsToStartCounts() async throws {
+    let log = EventLog()
+    let launcher = Launcher(["read line; kill -SEGV $$", "read line"])
+    let calls = Locked(0)
+    let failing: @Sendable () async throws -> SupervisedChild = {
+      let call = calls.withLock {
+        $0 += 1
+        return $0
+      }
+      guard call != 2 else {
+        throw ChildSpawnError(executable: "/bin/sh", step: "posix_spawn", errno: ENOENT)
+      }
+      return try await launcher.launch()
+    }
+    let supervisor = Supervisor(
+      module: "notes", restart: RestartPolicy(policy: .onFailure, maxRestarts: 2),
+      sleep: RecordingSleeper().sleep, launch: failing, onEvent: log.handler)
+    let first = try await supervisor.start()
+    first.process.closeInput()
+    await log.wait(until: EventLog.started(count: 2))
+    let attempts = log.events.compactMap { event -> Int? in
+      if case .restarting(let attempt, _) = event { return attempt }
+      return nil
+    }
+    #expect(attempts == [1, 2])
+    #expect(log.events.last.map { if case .started(_, 2) = $0 { true } else { false } } == true)
+    #expect(supervisor.status.restarts == 2)
     await supervisor.stop(grace: .zero)
   }
 

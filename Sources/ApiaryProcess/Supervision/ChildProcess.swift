@@ -68,8 +68,8 @@ package final class ChildProcess: Sendable {
   }
 
   /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`, the host's
-  /// environment plus `environment`, and the read end of `lifeline` (the host's ``Lifeline``;
-  /// tests pass their own). Each line the child writes to standard error goes to
+  /// environment plus `environment` (``ChildEnvironment``), and the read end of `lifeline` (the
+  /// host's ``Lifeline``; tests pass their own). Each line the child writes to standard error goes to
   /// `standardError` as `[name] line`.
   package static func spawn(
     executable: String,
@@ -99,7 +99,8 @@ package final class ChildProcess: Sendable {
     posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
-    var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    var variables = ChildEnvironment.variables(
+      host: ProcessInfo.processInfo.environment, adding: environment)
     var firstToClose = Lifeline.childDescriptor
     if let lifeline {
       posix_spawn_file_actions_adddup2(&actions, lifeline, Lifeline.childDescriptor)

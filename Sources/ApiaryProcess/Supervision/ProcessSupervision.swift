@@ -46,6 +46,9 @@ package enum ProcessSupervision {
   /// apiary: restarting 'notes' in 0.5 seconds (restart 1 of 3)
   /// apiary: module 'notes' running again: pid 4250 (restart 1)
   /// ```
+  ///
+  /// Both numbers are the child's ``SupervisorStatus/restarts``, as `:modules` shows it; a
+  /// `:restart` starts it again, so its new child is announced by the command, not here.
   package static func supervise(
     module: String,
     owner: AnyObject,

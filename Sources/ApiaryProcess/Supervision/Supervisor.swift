@@ -29,7 +29,9 @@ package struct SupervisedChild: Sendable {
 /// (fail the calls in flight), then either ``SupervisorEvent/restarting(attempt:delay:)`` or
 /// ``SupervisorEvent/gaveUp(reason:)`` (mark the module failed). `on-failure` restarts after a
 /// signal, a non-zero status or a failed health check, at most `maxRestarts` times;
-/// ``restart(grace:)`` (`:restart`) starts the count again.
+/// ``restart(grace:)`` (`:restart`) starts the count again. The count is
+/// ``SupervisorStatus/restarts``, which the events carry too, so `:modules` and the host's
+/// `restarting …`/`running again …` lines agree.
 ///
 /// ```swift
 /// let supervisor = Supervisor(module: "notes", restart: manifest.restart,
@@ -52,7 +54,6 @@ package actor Supervisor {
   /// Bumped whenever the running child changes or the host takes over its end, so a stale
   /// exit, hang or scheduled restart recognises itself and does nothing.
   private var generation = 0
-  private var failuresSinceManualRestart = 0
   /// Whether the child has started its module. Until then (a first child handed over by
   /// ``start(with:)``, which the module's `start` has not run in yet) the child's end fails the
   /// hook that needs it, which says why: it is no crash to restart, and the host is not told the
@@ -161,14 +162,18 @@ package actor Supervisor {
 
   /// `:restart`: ends the running child (SIGTERM, then SIGKILL after `grace`) and starts a new
   /// one — which loads the plugin library as it is now. Starts the count of automatic restarts
-  /// again. The host's calls to the module do not wait for it: they fail at once until the new
-  /// child runs (`ProcessModule`); a caller that would rather wait uses ``child(waitingAtMost:)``.
+  /// again: ``SupervisorStatus/restarts`` is 0 from now. The host's calls to the module do not
+  /// wait for it: they fail at once until the new child runs (`ProcessModule`); a caller that
+  /// would rather wait uses ``child(waitingAtMost:)``.
   @discardableResult
   package func restart(grace: Duration) async throws -> SupervisedChild {
     generation += 1
     let expected = generation
     endTasks()
-    update { $0.state = .restarting }
+    update {
+      $0.state = .restarting
+      $0.restarts = 0
+    }
     if let child = current {
       current = nil
       let exit = await child.process.terminate(grace: grace)
@@ -179,8 +184,6 @@ package actor Supervisor {
       }
     }
     guard generation == expected else { throw unavailable("it was stopped during the restart") }
-    failuresSinceManualRestart = 0
-    update { $0.restarts += 1 }
     return try await launch(expected, failing: "it did not start again")
   }
 
@@ -303,19 +306,22 @@ package actor Supervisor {
     scheduleRestart(after: crash.outcome)
   }
 
-  /// Waits out the backoff and starts a new child, or gives up when the restarts are used up.
+  /// Counts a restart and starts it after the backoff, or gives up when the restarts are used
+  /// up.
   private func scheduleRestart(after reason: String) {
-    guard failuresSinceManualRestart < restartPolicy.maxRestarts else {
-      let count = restartPolicy.maxRestarts
-      fail(reason: "\(reason); gave up after \(count) restart\(count == 1 ? "" : "s")")
+    let done = status.restarts
+    guard done < restartPolicy.maxRestarts else {
+      fail(reason: "\(reason); gave up after \(done) restart\(done == 1 ? "" : "s")")
       return
     }
-    failuresSinceManualRestart += 1
-    let attempt = failuresSinceManualRestart
+    let attempt = done + 1
     let delay = Backoff(restartPolicy).delay(beforeRestart: attempt)
     generation += 1
     let expected = generation
-    update { $0.state = .restarting }
+    update {
+      $0.state = .restarting
+      $0.restarts = attempt
+    }
     onEvent(.restarting(attempt: attempt, delay: delay))
     tasks.append(
       Task { [sleep] in
@@ -333,11 +339,9 @@ package actor Supervisor {
         _ = await discard(child)
         return
       }
-      update { $0.restarts += 1 }
       adopt(child)
     } catch {
       guard generation == expected else { return }
-      update { $0.restarts += 1 }
       scheduleRestart(after: "it did not start again: \(error)")
     }
   }

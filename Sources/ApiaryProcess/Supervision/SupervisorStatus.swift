@@ -3,7 +3,7 @@
 /// ```swift
 /// SupervisorStatus(state: .running, pid: 4242, restarts: 1, lastExit: .signaled(11)).description
 /// // "running, pid 4242, 1 restart, last exit: killed by signal 11 (SIGSEGV)"
-/// SupervisorStatus(state: .restarting, restarts: 0, lastExit: .exited(3)).description
+/// SupervisorStatus(state: .restarting, restarts: 1, lastExit: .exited(3)).description
 /// // "restarting, restart 1 under way, last exit: exited with status 3"
 /// SupervisorStatus(state: .running, pid: 4242, ending: "broke the wire protocol (…)").description
 /// // "ending, pid 4242, 0 restarts, because it broke the wire protocol (…)"
@@ -26,7 +26,10 @@ package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   package var state: State
   /// The running child's pid; nil while none runs.
   package var pid: Int32?
-  /// Restarts so far, automatic and `:restart` alike.
+  /// Automatic restarts since the first start or the last `:restart`, the one under way
+  /// included, whether or not its child came up: the count `restart.maxRestarts` bounds. The
+  /// host's `restarting 'notes' in 0.5 seconds (restart 1 of 3)` and `running again: pid 4250
+  /// (restart 1)` lines show this number too.
   package var restarts: Int
   package var lastExit: ChildExit?
   /// Why the host is ending the running child (`broke the wire protocol (…)`), until it has
@@ -47,11 +50,12 @@ package struct SupervisorStatus: Sendable, Hashable, CustomStringConvertible {
   package var description: String {
     var parts = [ending == nil ? state.rawValue : "ending"]
     if let pid { parts.append("pid \(pid)") }
-    // Restarting, the count is of restarts done: the one under way is named instead.
-    parts.append(
-      state == .restarting
-        ? "restart \(restarts + 1) under way"
-        : restarts == 1 ? "1 restart" : "\(restarts) restarts")
+    switch (state, restarts) {
+    case (.restarting, 0): break  // a `:restart`, which starts the count again
+    case (.restarting, _): parts.append("restart \(restarts) under way")
+    case (_, 1): parts.append("1 restart")
+    default: parts.append("\(restarts) restarts")
+    }
     if let lastExit { parts.append("last exit: \(lastExit)") }
     if let ending { parts.append("because it \(ending)") }
     return parts.joined(separator: ", ")
