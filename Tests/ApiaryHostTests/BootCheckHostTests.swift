@@ -72,15 +72,17 @@ import Testing
     let searched =
       "searched plugin library '\(library.path)' (the module's 'library') and the host's types; "
       + "expected a type name written ModuleName.TypeName that the library or the host declares"
-    let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ").dropFirst() }
-    #expect(
-      lines.map { $0.joined(separator: " ") } == [
-        "modules[0].services[0].implementation: service implementation type "
-          + "'LoggingPlugin.ConsoleLoger' not found; \(searched)",
-        "modules[0].services[1].implementation: service implementation type "
-          + "'LoggingPlugin.LoggingModul' not found (did you mean "
-          + "'LoggingPlugin.LoggingModule'?); \(searched)",
-      ], "\(result.stdout)")
+    let lines = result.stdout.split(separator: "\n").map { line in
+      line.split(separator: " ").dropFirst().joined(separator: " ")
+    }
+    let first: String =
+      "modules[0].services[0].implementation: service implementation type "
+      + "'LoggingPlugin.ConsoleLoger' not found; \(searched)"
+    let second: String =
+      "modules[0].services[1].implementation: service implementation type "
+      + "'LoggingPlugin.LoggingModul' not found (did you mean 'LoggingPlugin.LoggingModule'?); "
+      + searched
+    #expect(lines == [first, second], "\(result.stdout)")
   }
 
   @Test func validateReportsATargetTypeThePluginDoesNotExport() throws {
