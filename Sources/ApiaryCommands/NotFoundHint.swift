@@ -34,11 +34,8 @@ enum NotFoundHint {
   /// For a protocol name that names no type (`:resolve NoteStore`): the closest bound type, by
   /// its full name or by its name without the module's (`NotebookKit.NoteStore`).
   static func text(forType name: String, in container: Container) -> String {
-    let bound = Set(container.bindings.map(\.key.typeName)).sorted()
-    let unqualified = bound.map { String($0.split(separator: ".").last ?? "") }
-    guard let match = Suggestion.closest(to: name, in: bound + unqualified) else { return "" }
-    return Suggestion.hint(
-      bound.contains(match) ? match : bound.first { $0.hasSuffix("." + match) })
+    Suggestion.hint(
+      Suggestion.closestType(to: name, in: Set(container.bindings.map(\.key.typeName)).sorted()))
   }
 
   /// For an event no handler saw (`:post note.savd`): that no module subscribes to it, and the

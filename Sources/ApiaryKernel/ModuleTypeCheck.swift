@@ -10,6 +10,8 @@ struct ModuleTypeCheck {
   /// manifest entries may share a type, and conformance is checked once a name, only where it
   /// matters (a runtime check of a new type costs a scan of every conformance record).
   private var types: [String: Found?] = [:]
+  /// The catalog's names, read at the first type not found, for its "did you mean".
+  private var knownNames: [String]?
 
   private typealias Found = (type: Any.Type, isModule: Bool?)
 
@@ -27,7 +29,8 @@ struct ModuleTypeCheck {
     guard !module.namesBrokenPlugin else { return [] }
     var problems: [ManifestProblem] = []
     if let found = requireType(
-      module.type, "module", at: ManifestValidator.location(module, ".type"), &problems),
+      module.type, "module", in: module, at: ManifestValidator.location(module, ".type"),
+      &problems),
       !isModule(module.type, found)
     {
       problems.append(
@@ -43,15 +46,15 @@ struct ModuleTypeCheck {
         ManifestValidator.location(services[index].source, in: module, ".services[\(index)]")
       }
       _ = requireType(
-        services[index].protocolName, "service protocol",
+        services[index].protocolName, "service protocol", in: module,
         at: ManifestValidator.suffixed(base(), ".protocol"), &problems)
       _ = requireType(
-        services[index].implementation, "service implementation",
+        services[index].implementation, "service implementation", in: module,
         at: ManifestValidator.suffixed(base(), ".implementation"), &problems)
     }
     for (index, target) in module.targets.enumerated() {
       _ = requireType(
-        target.type, "target",
+        target.type, "target", in: module,
         at: ManifestValidator.suffixed(
           ManifestValidator.location(target.source, in: module, ".targets[\(index)]"), ".type"),
         &problems)
@@ -78,16 +81,30 @@ struct ModuleTypeCheck {
   }
 
   private mutating func requireType(
-    _ name: String, _ what: String, at location: @autoclosure () -> SourceLocation,
-    _ problems: inout [ManifestProblem]
+    _ name: String, _ what: String, in module: ModuleManifest,
+    at location: @autoclosure () -> SourceLocation, _ problems: inout [ManifestProblem]
   ) -> Found? {
     if let type = lookup(name) { return type }
-    problems.append(
-      ManifestProblem(
-        .typeNotFound, at: location(),
-        "\(what) type '\(name)' not found; expected a type name written ModuleName.TypeName "
-          + "whose plugin is linked into the host (or registered in the type catalog)"))
+    problems.append(ManifestProblem(.typeNotFound, at: location(), notFound(name, what, module)))
     return nil
+  }
+
+  /// Where the host looked for `name` (the module's plugin library, if any, and its own types)
+  /// and the closest name it knows.
+  private mutating func notFound(_ name: String, _ what: String, _ module: ModuleManifest)
+    -> String
+  {
+    if knownNames == nil { knownNames = catalog.names }
+    let hint = Suggestion.hint(Suggestion.closestType(to: name, in: knownNames ?? []))
+    let text = "\(what) type '\(name)' not found\(hint); "
+    guard let library = module.plugin?.path else {
+      return text + "the module names no plugin 'library', so only the host's types were "
+        + "searched; expected a type name written ModuleName.TypeName whose plugin is linked "
+        + "into the host (or registered in the type catalog)"
+    }
+    return text + "searched plugin library '\(ReadablePath.of(library))' (the module's "
+      + "'library') and the host's types; expected a type name written ModuleName.TypeName "
+      + "that the library or the host declares"
   }
 }
 

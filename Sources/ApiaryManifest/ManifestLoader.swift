@@ -114,7 +114,7 @@ package struct ManifestLoader: Sendable {
     // Files are recognised by a normalised spelling; only the listed paths are normalised, not
     // every file, since per-file path work shows in the boot time of many small manifests. One
     // listed path cannot name a file twice, so it is only compared with the application file.
-    let appKey = Self.normalized(appFile)
+    let appKey = ReadablePath.normalized(appFile)
     var seen: Set<String> = [appKey]
     let single = modulePaths.count == 1
     func isNew(_ key: String) -> Bool { single ? key != appKey : seen.insert(key).inserted }
@@ -130,7 +130,7 @@ package struct ManifestLoader: Sendable {
         set.problems.append(problem)
         continue
       }
-      let prefix = Self.normalized(target)
+      let prefix = ReadablePath.normalized(target)
       let files = Self.moduleFiles(at: target, location, &set.problems).filter { file in
         guard let name = file.name else { return isNew(prefix) }
         return single && name != appName ? true : isNew(Self.join(prefix, name))
@@ -413,7 +413,7 @@ package struct ManifestLoader: Sendable {
   static func outside(
     _ path: String, _ target: String, root: String, at location: SourceLocation
   ) -> ManifestProblem? {
-    if path.hasPrefix("/") || normalized(path).hasPrefix("..") {
+    if path.hasPrefix("/") || ReadablePath.normalized(path).hasPrefix("..") {
       return ManifestProblem(.outsideDirectory, at: location, outsideMessage("is a path"))
     }
     // A missing path is reported when its files are listed.
@@ -472,27 +472,6 @@ package struct ManifestLoader: Sendable {
     return files.map { name, isRegular in
       ModuleFiles.File(path: prefix + name, name: name, isRegular: isRegular)
     }
-  }
-
-  /// `path` without `.` and empty components and with `..` applied, so one file reached by two
-  /// spellings is read once. Symbolic links are not resolved.
-  static func normalized(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/") where part != "." {
-      if part == "..", let last = parts.last, last != ".." {
-        parts.removeLast()
-      } else {
-        parts.append(part)
-      }
-    }
-    // Appended one by one: `joined(separator:)` over substrings is generic code that asks the
-    // runtime for a conformance, a search of every conformance in the process the first time.
-    var joined = path.hasPrefix("/") ? "/" : ""
-    for (index, part) in parts.enumerated() {
-      if index > 0 { joined.append("/") }
-      joined.append(contentsOf: part)
-    }
-    return joined
   }
 
   /// The directory `file` is in, as `NSString.deletingLastPathComponent` has it:

@@ -24,6 +24,15 @@ package enum Suggestion {
     return best?.0
   }
 
+  /// The type name in `names` closest to `name`, by its full name (`NotesPlugin.NotesModule`)
+  /// or by its name without the module's (`NotesModule`), so `NoteStore` finds
+  /// `NotebookKit.NoteStore`.
+  package static func closestType(to name: String, in names: [String]) -> String? {
+    let unqualified = names.map { String($0.split(separator: ".").last ?? "") }
+    guard let match = closest(to: name, in: names + unqualified) else { return nil }
+    return names.contains(match) ? match : names.first { $0.hasSuffix("." + match) }
+  }
+
   /// `" (did you mean 'x'?)"` or an empty string.
   package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
     hint(closest(to: word, in: candidates))

@@ -44,6 +44,10 @@ public final class TypeCatalog: Sendable {
   /// The type named `name`, or nil when neither code nor the runtime knows it.
   public func lookup(_ name: String) -> Any.Type? { entry(name)?.type }
 
+  /// The names registered so far and those the runtime found, sorted: what a "did you mean"
+  /// for a name that finds nothing can offer (the runtime cannot list the types it has).
+  package var names: [String] { types.withLock { Array($0.keys) }.sorted() }
+
   /// The type named `name` and, when it was registered with one, its `Known` value.
   ///
   /// ```swift

@@ -42,10 +42,47 @@ import Testing
     let typo = try validate(#""type": "LoggingPlugin.LoggingModul", "version": "1.0.0""#)
     #expect(typo.split(separator: "\n").count == 1, "\(typo)")
     #expect(
-      typo.contains(
-        "module type 'LoggingPlugin.LoggingModul' is not exported by plugin 'LoggingPlugin'"),
+      typo.hasSuffix(
+        "modules[0].type: module type 'LoggingPlugin.LoggingModul' is not exported by plugin "
+          + "'LoggingPlugin' (library '\(library)'); its descriptor exports "
+          + "[\"LoggingPlugin.LoggingModule\"] (did you mean 'LoggingPlugin.LoggingModule'?)\n"),
       "\(typo)")
-    #expect(typo.contains("(did you mean 'LoggingPlugin.LoggingModule'?)"), "\(typo)")
+  }
+
+  /// A service implementation the host does not find names the library it searched, by its
+  /// shorter path when that is the same file (the manifest wrote `…/release/../release/…`),
+  /// and the closest type the host knows; it used to say only "not found".
+  @Test func aServiceImplementationNotFoundNamesTheLibrarySearched() throws {
+    let library = PluginGateTests.library("LoggingPlugin")
+    let folder = library.deletingLastPathComponent()
+    let written = folder.path + "/../" + folder.lastPathComponent + "/" + library.lastPathComponent
+    let directory = try HostProcess.manifests([
+      "app.json": #"{"schemaVersion": 1, "name": "B", "scheme": "b"}"#,
+      "modules/m.json": """
+      {"schemaVersion": 1, "modules": [{"name": "logging", "type": "LoggingPlugin.LoggingModule",
+        "library": "\(written)", "version": "1.0.0",
+        "services": [
+          {"protocol": "NotebookKit.Logger", "implementation": "LoggingPlugin.ConsoleLoger"},
+          {"protocol": "NotebookKit.Logger", "implementation": "LoggingPlugin.LoggingModul",
+           "name": "other"}]}]}
+      """,
+    ])
+    let result = try HostProcess.run(["validate", directory.path])
+    #expect(result.status == 1)
+    let searched =
+      "searched plugin library '\(library.path)' (the module's 'library') and the host's types; "
+      + "expected a type name written ModuleName.TypeName that the library or the host declares"
+    let lines = result.stdout.split(separator: "\n").map { line in
+      line.split(separator: " ").dropFirst().joined(separator: " ")
+    }
+    let first: String =
+      "modules[0].services[0].implementation: service implementation type "
+      + "'LoggingPlugin.ConsoleLoger' not found; \(searched)"
+    let second: String =
+      "modules[0].services[1].implementation: service implementation type "
+      + "'LoggingPlugin.LoggingModul' not found (did you mean 'LoggingPlugin.LoggingModule'?); "
+      + searched
+    #expect(lines == [first, second], "\(result.stdout)")
   }
 
   @Test func validateReportsATargetTypeThePluginDoesNotExport() throws {

@@ -281,11 +281,13 @@ struct ApplicationLoader {
     }
   }
 
-  /// Module and target types of `module` that its plugin's descriptor does not export.
+  /// Module and target types of `module` that its plugin's descriptor does not export, each
+  /// problem naming the plugin and its library.
   static func undeclaredTypes(_ module: ModuleManifest, _ plugin: PluginDescriptor)
     -> [ManifestProblem]
   {
     var problems: [ManifestProblem] = []
+    let library = module.plugin.map { " (library '\(ReadablePath.of($0.path))')" } ?? ""
     var location = module.source ?? SourceLocation(file: "module '\(module.name)'")
     let base = location.keyPath
     if !plugin.modules.contains(module.type) {
@@ -293,7 +295,7 @@ struct ApplicationLoader {
       problems.append(
         ManifestProblem(
           .typeNotFound, at: location,
-          "module type '\(module.type)' is not exported by plugin '\(plugin.plugin)'; "
+          "module type '\(module.type)' is not exported by plugin '\(plugin.plugin)'\(library); "
             + "its descriptor exports \(plugin.modules)"
             + Suggestion.hint(for: module.type, in: plugin.modules)))
     }
@@ -303,7 +305,7 @@ struct ApplicationLoader {
       problems.append(
         ManifestProblem(
           .typeNotFound, at: at,
-          "target type '\(target.type)' is not exported by plugin '\(plugin.plugin)'; "
+          "target type '\(target.type)' is not exported by plugin '\(plugin.plugin)'\(library); "
             + "its descriptor exports \(plugin.targets)"
             + Suggestion.hint(for: target.type, in: plugin.targets)))
     }

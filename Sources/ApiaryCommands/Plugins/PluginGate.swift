@@ -1,6 +1,7 @@
 import ApiaryPlugin
 import ApiaryPluginGate
 import ApiaryProcess
+import ApiarySupport
 
 #if canImport(Glibc)
   import Glibc
@@ -129,7 +130,8 @@ enum PluginGate {
     for plugin in plugins {
       if let built = plugin.descriptor.configuration, built != configuration {
         verdict.notes.append(
-          "\(plugin.candidate.library): plugin '\(plugin.descriptor.plugin)' was built in \(built)"
+          "\(ReadablePath.of(plugin.candidate.library)): plugin '\(plugin.descriptor.plugin)' "
+            + "was built in \(built)"
             + " configuration, this host in \(configuration); it loads, but mixed builds measure"
             + " and debug differently")
       }
@@ -140,16 +142,24 @@ enum PluginGate {
       let library =
         (requests.first { $0.origin == problem.origin && $0.path == problem.file }
         ?? requests.last { $0.origin == problem.origin })?.path ?? problem.file
-      verdict.problems.append((library, problem.description, problem))
+      verdict.problems.append((library, text(of: problem), problem))
     }
     // A contract library's own problems go first with each plugin that needs it, since no
     // manifest names the contract library itself.
     let needed = problems.flatMap { problem in
       problem.neededBy.filter { path in requests.contains { $0.path == path } }
-        .map { (library: $0, text: problem.description, gate: problem) }
+        .map { (library: $0, text: text(of: problem), gate: problem) }
     }
     verdict.problems = needed + verdict.problems
     return verdict
+  }
+
+  /// The text of `problem`, its library shown as ``ReadablePath`` has it; the problem itself
+  /// keeps the path the gate read.
+  private static func text(of problem: PluginProblem) -> String {
+    var shown = problem
+    shown.file = ReadablePath.of(problem.file)
+    return shown.description
   }
 
   /// `apiary plugin inspect FILE`: the descriptor and ELF facts, without loading the file, and

@@ -24,7 +24,7 @@
 /// SHA-256 of the sources of the targets plugins compile against (Scripts/abi-hash writes it;
 /// a test fails when it is stale). Swift on Linux has no ABI stability: any change there means
 /// plugins must be rebuilt.
-#define APIARY_ABI_HASH "409af944f9689dd4f38689156c0b056c48c712afafef7818a75f1b65fb11a3e6"
+#define APIARY_ABI_HASH "3744c6189be2b326a51f494b9927322017d6e34b8aee3c3b2bcdfa6015782486"
 
 /// The C compiler of the Swift toolchain; its version text names the toolchain's LLVM commit.
 #define APIARY_COMPILER __VERSION__

@@ -222,10 +222,10 @@ struct ManifestLoaderTests {
   }
 
   @Test func normalizedPaths() {
-    #expect(ManifestLoader.normalized("/a/./b//c/../d.json") == "/a/b/d.json")
-    #expect(ManifestLoader.normalized("a/../../b") == "../b")
-    #expect(ManifestLoader.normalized("./m/.") == "m")
-    #expect(ManifestLoader.normalized("/") == "/")
+    #expect(ReadablePath.normalized("/a/./b//c/../d.json") == "/a/b/d.json")
+    #expect(ReadablePath.normalized("a/../../b") == "../b")
+    #expect(ReadablePath.normalized("./m/.") == "m")
+    #expect(ReadablePath.normalized("/") == "/")
   }
 
   /// The directory of the application manifest, as `NSString.deletingLastPathComponent` gave it.

@@ -19,8 +19,9 @@ final class ValidatorTestServiceImpl: ValidatorTestService {}
 @Suite("Manifest: cross-validation")
 struct ManifestValidatorTests {
   static let notFoundHint =
-    "expected a type name written ModuleName.TypeName whose plugin is linked into the host "
-    + "(or registered in the type catalog)"
+    "the module names no plugin 'library', so only the host's types were searched; expected a "
+    + "type name written ModuleName.TypeName whose plugin is linked into the host (or registered "
+    + "in the type catalog)"
 
   let catalog: TypeCatalog = {
     let catalog = TypeCatalog()
@@ -155,6 +156,38 @@ struct ManifestValidatorTests {
     ]
     #expect(problems.map(\.description) == expected)
     #expect(problems.map(\.kind) == [.typeNotFound, .notAModule])
+  }
+
+  /// A type not found names the module's plugin library (shortened when the shorter path is
+  /// the same file) and the closest name the catalog knows; it used to say "not found" alone.
+  @Test func typeNotFoundNamesTheLibrarySearchedAndTheClosestType() throws {
+    let root = try ReadablePathTests.tree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let catalog = TypeCatalog()
+    catalog.register(ValidNotesModule.self, as: "NotesPlugin.NotesModule")
+    catalog.register(ValidatorTestServiceImpl.self, as: "NotesPlugin.NoteStoreImpl")
+    var notes = ModuleManifest(name: "notes", type: "NotesPlugin.NotesModule")
+    notes.plugin = PluginReference(
+      library: "../plugins/libX.so", version: "1.0.0",
+      source: SourceLocation(file: root + "/app/notes.json", keyPath: "modules[0].library"))
+    notes.services = [
+      ServiceManifest(
+        protocolName: "ApiaryTests.ValidatorTestService",
+        implementation: "NotesPlugin.NoteStoreImp")
+    ]
+    let problems = ManifestLoader.validate(
+      application: nil, modules: [notes, module("bare", type: "NotesPlugin.NotesModul")],
+      catalog: catalog)
+    let expected: [String] = [
+      "module 'notes' services[0].implementation: service implementation type "
+        + "'NotesPlugin.NoteStoreImp' not found (did you mean 'NotesPlugin.NoteStoreImpl'?); "
+        + "searched plugin library '\(root)/plugins/libX.so' (the module's 'library') and the "
+        + "host's types; expected a type name written ModuleName.TypeName that the library or "
+        + "the host declares",
+      "module 'bare' type: module type 'NotesPlugin.NotesModul' not found (did you mean "
+        + "'NotesPlugin.NotesModule'?); \(Self.notFoundHint)",
+    ]
+    #expect(problems.map(\.description) == expected)
   }
 
   @Test func typeProblemsFollowEachModulesDependencyProblems() {
