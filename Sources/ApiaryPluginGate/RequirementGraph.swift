@@ -197,9 +197,12 @@ struct RequirementGraph {
   func propagate(refused: inout [Int]) -> [PluginProblem] {
     guard !refused.isEmpty else { return [] }
     var dependents = [[Int]](repeating: [], count: libraries.count)
+    // Once each: a plugin that needs a contract library and also requires it has one problem.
     for index in libraries.indices {
-      for edge in edges(of: index) { dependents[edgeTargets[edge]].append(index) }
-      for contract in libraries[index].contracts { dependents[contract].append(index) }
+      let causes = edges(of: index).map { edgeTargets[$0] } + libraries[index].contracts
+      for cause in causes where dependents[cause].last != index {
+        dependents[cause].append(index)
+      }
     }
     var problems: [PluginProblem] = []
     var queue = refused.sorted()

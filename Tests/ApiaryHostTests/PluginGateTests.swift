@@ -171,6 +171,38 @@ import Testing
     #expect(result.stdout.contains("SearchPlugin.SearchModule"), "\(result.stdout)")
   }
 
+  /// A refused contract library is said once, before the first plugin that needs it, and each
+  /// plugin that needs it once: the sample plugins both need NotebookKit (`DT_NEEDED`) and
+  /// require it, and an optional module's notice repeated the required module's failure.
+  @Test func aRefusedContractLibraryIsSaidOnceAndOnceForEachPlugin() throws {
+    let abi = try Self.hostABI
+    let kit = try Self.patchedCopy(
+      of: Self.library("NotebookKit"), abi, String(repeating: "f", count: abi.count))
+    let folder = kit.deletingLastPathComponent()
+    for plugin in ["LoggingPlugin", "SearchPlugin"] {
+      try FileManager.default.copyItem(
+        at: Self.library(plugin), to: folder.appendingPathComponent("lib\(plugin).so"))
+    }
+    let app = try Self.application(
+      library: folder.appendingPathComponent("libSearchPlugin.so").path, optional: true,
+      extra: """
+        ,
+        {"name": "logging", "type": "LoggingPlugin.LoggingModule",
+         "library": "\(folder.appendingPathComponent("libLoggingPlugin.so").path)",
+         "version": "1.0.0"}
+        """)
+    let result = try HostProcess.run(["validate", app.path])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.hasPrefix("plugin refused: NotebookKit: ") }.count == 1)
+    for plugin in ["LoggingPlugin", "SearchPlugin"] {
+      #expect(
+        lines.filter { $0.hasPrefix("plugin refused: \(plugin): ") }.count == 1,
+        "\(result.stdout)")
+    }
+    #expect(lines.filter { $0.hasPrefix("plugin refused: ") }.count == 3, "\(result.stdout)")
+  }
+
   @Test func refusedOptionalPluginIsMarkedFailedAndOthersRun() throws {
     let abi = try Self.hostABI
     let patched = try Self.patchedCopy(

@@ -269,9 +269,13 @@ import Testing
 
   // MARK: Contract libraries
 
-  @Test func checksTheContractLibraryTheLoaderWillUse() throws {
+  /// Also when the plugin requires the contract library besides needing it: one problem, not
+  /// one per reason.
+  @Test(arguments: [[], ["NotebookKit >=1.0.0"]])
+  func checksTheContractLibraryTheLoaderWillUse(requires: [String]) throws {
     let kit = try notebookKit(in: "notes", replacing: ["abi": "9c1d44"])
-    let notes = try plugin("notes", in: "notes", flags: linkingNotebookKit("notes"))
+    let notes = try plugin(
+      "notes", in: "notes", requires: requires, flags: linkingNotebookKit("notes"))
     let folder = fixtures.directory + "/notes"
     let result = gate([candidate("notes", notes)])
     #expect(result.plugins == [])

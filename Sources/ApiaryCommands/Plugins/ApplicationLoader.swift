@@ -215,10 +215,7 @@ struct ApplicationLoader {
           notices += refusals
           result.append(RefusedPluginModule.standIn(for: module, reasons: reasons))
         } else {
-          // A library several modules name is refused once, where the first names it.
-          failure.pluginProblems += refusals.filter { refusal in
-            !failure.pluginProblems.contains { $0.description == refusal.description }
-          }
+          failure.pluginProblems += refusals
           if validated { standIn(for: module) }  // its types are not reported again as missing
           result.append(module)
         }
@@ -232,6 +229,10 @@ struct ApplicationLoader {
       if !opens, module.placement == .host { standIn(for: module) }
       result.append(placed(module))
     }
+    // A library several modules name, or a contract library several plugins need, is refused
+    // once, where the first names it; a notice repeating a failure is not said again.
+    failure.pluginProblems = Self.once(failure.pluginProblems)
+    notices = Self.once(notices, besides: failure.pluginProblems)
     return (result, placesAProcess)
   }
 
@@ -266,6 +267,12 @@ struct ApplicationLoader {
     let resolved = resolve([module], opening: true, &failure).modules
     guard failure.isEmpty, let loaded = resolved.first else { throw failure }
     return (application, loaded)
+  }
+
+  /// `refusals` without those said before them or in `said`.
+  private static func once(_ refusals: [Refusal], besides said: [Refusal] = []) -> [Refusal] {
+    var seen = Set(said.map(\.description))
+    return refusals.filter { seen.insert($0.description).inserted }
   }
 
   /// Registers stand-ins for the types `module` names that the catalog does not know, for a
