@@ -80,6 +80,60 @@ import Testing
     }
   }
 
+  /// `--contract` writes a contract library package (no module, no manifest); `--uses` makes a
+  /// plugin depend on one by path, import it, use its `Greeting` and require its version. (CI
+  /// builds both and calls the plugin through the release host.)
+  @Test func aContractLibraryAndAPluginThatUsesIt() throws {
+    let directory = HostProcess.temporaryDirectory()
+    let kit = try HostProcess.run(["plugin", "new", "TagKit", "--contract"], in: directory)
+    #expect(kit.status == 0, "\(kit.stderr)")
+    #expect(kit.stdout.hasPrefix("wrote contract library package TagKit in TagKit\n"))
+    let files = FileManager.default
+    #expect(!files.fileExists(atPath: directory.appendingPathComponent("TagKit/TagKit.json").path))
+    let kitDescriptor = try String(
+      contentsOf: directory.appendingPathComponent("TagKit/Sources/TagKitDescriptor/descriptor.c"),
+      encoding: .utf8)
+    #expect(kitDescriptor.contains(#""plugin TagKit\n""#) && !kitDescriptor.contains("module "))
+
+    let tags = try HostProcess.run(["plugin", "new", "Tags", "--uses", "TagKit"], in: directory)
+    #expect(tags.status == 0, "\(tags.stderr)")
+    let package = try String(
+      contentsOf: directory.appendingPathComponent("Tags/Package.swift"), encoding: .utf8)
+    let kitPath = directory.appendingPathComponent("TagKit").standardizedFileURL.path
+    #expect(package.contains(#".package(path: "\#(kitPath)")"#), "\(package)")
+    #expect(package.contains(#".product(name: "TagKit", package: "TagKit")"#), "\(package)")
+    let descriptor = try String(
+      contentsOf: directory.appendingPathComponent("Tags/Sources/TagsDescriptor/descriptor.c"),
+      encoding: .utf8)
+    #expect(descriptor.contains(#""requires TagKit >=0.1.0 <0.2.0\n""#), "\(descriptor)")
+    let target = try String(
+      contentsOf: directory.appendingPathComponent("Tags/Sources/Tags/TagsTarget.swift"),
+      encoding: .utf8)
+    #expect(target.contains("import TagKit\n") && target.contains("TagKit.Greeting(to: "))
+
+    // The sample's contract library, at 1.0.0: the range is SemVer's for its version.
+    let notes = try HostProcess.run(
+      ["plugin", "new", "Jot", "--uses", HostProcess.root.path + "/Plugins/NotebookKit"],
+      in: directory)
+    #expect(notes.status == 0, "\(notes.stderr)")
+    let jot = try String(
+      contentsOf: directory.appendingPathComponent("Jot/Sources/JotDescriptor/descriptor.c"),
+      encoding: .utf8)
+    #expect(jot.contains(#""requires NotebookKit >=1.0.0 <2.0.0\n""#), "\(jot)")
+
+    for (arguments, message) in [
+      (["Bad", "--uses", "Nowhere"], "error: --uses Nowhere: no Package.swift there"),
+      (["Bad", "--uses", "Tags"], "error: --uses Tags: 'Tags' is a plugin, not a contract"),
+      (["TagKit", "Again", "--uses", "TagKit"], "error: --uses TagKit: the contract library is"),
+      (["Bad", "--uses", "TagKit", "--contract"], "error: --contract and --uses: a contract"),
+    ] {
+      let refused = try HostProcess.run(["plugin", "new"] + arguments, in: directory)
+      #expect(refused.status == 2, "\(arguments)")
+      #expect(refused.stderr.hasPrefix(message), "\(arguments): \(refused.stderr)")
+    }
+    #expect(!files.fileExists(atPath: directory.appendingPathComponent("Bad").path))
+  }
+
   @Test func aFileThatCannotBeWrittenSaysWhyInWords() throws {
     let directory = HostProcess.temporaryDirectory()
     let file = directory.appendingPathComponent("file")

@@ -6,7 +6,7 @@ enum PluginCommand: HostCommand {
   static let summary = "Inspect a plugin library, scaffold a plugin package, show host facts"
   static let usage = """
     USAGE: apiary plugin inspect FILE
-           apiary plugin new NAME [DIR] [--apiary PATH]
+           apiary plugin new NAME [DIR] [--apiary PATH] [--uses KIT | --contract]
            apiary plugin host
 
     inspect   print FILE's descriptor (the apiary_plugin section) and ELF facts: the
@@ -16,13 +16,18 @@ enum PluginCommand: HostCommand {
     new       write a plugin package NAME in DIR (default ./NAME): a module, a target with one
               remote action, its descriptor and its manifest; it builds with 'swift build -c
               release' (its manifest names the release build) and loads as it is; it depends on
-              the Apiary package at PATH (default: the one this host was built from)
+              the Apiary package at PATH (default: the one this host was built from);
+              with --uses KIT it also depends on the contract library package in directory
+              KIT, requires its version and uses its Greeting; with --contract it is a
+              contract library package instead: types shared by plugins, loaded once, no
+              module and no manifest
     host      print what this host was built with (Apiary version, ABI hash, compiler, triple,
               configuration); a plugin's descriptor must match, except the configuration
     """
   static let positionals = 3
   static let readsManifests = false
-  static let options: Set<String> = ["--apiary"]
+  static let flags: Set<String> = ["--contract"]
+  static let options: Set<String> = ["--apiary", "--uses"]
 
   static func run(_ arguments: Arguments) async -> Int32 {
     let words = arguments.positionals
@@ -37,9 +42,27 @@ enum PluginCommand: HostCommand {
         return ExitStatus.failure
       }
     case ("new", 2...3):
+      let kind: PluginScaffold.Kind
+      switch (arguments.flags.contains("--contract"), arguments.options["--uses"]) {
+      case (true, nil): kind = .contract
+      case (true, _?):
+        return Host.usageError(
+          UsageError("--contract and --uses: a contract library uses no other"), usage: usage)
+      case (false, nil): kind = .plugin(uses: nil)
+      case (false, let kit?):
+        do throws(UsageError) {
+          let contract = try ContractScaffold.package(at: kit)
+          guard contract.name != words[1] else {
+            throw UsageError("--uses \(kit): the contract library is named '\(words[1])' too")
+          }
+          kind = .plugin(uses: contract)
+        } catch {
+          return Host.usageError(error, usage: usage)
+        }
+      }
       return PluginScaffold.write(
         name: words[1], to: words.count == 3 ? words[2] : words[1],
-        apiary: arguments.options["--apiary"])
+        apiary: arguments.options["--apiary"], kind: kind)
     case ("host", 1):
       Output.out(lines: PluginGate.hostDescription.split(separator: "\n").map(String.init))
       return ExitStatus.success

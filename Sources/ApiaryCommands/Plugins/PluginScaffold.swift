@@ -12,9 +12,17 @@ import ApiaryTooling
 /// It writes `Package.swift` (a `.dynamic` library product `NAME`, depending on Apiary by
 /// path), the module `NAME.NAMEModule`, the target `NAME.NAMETarget` with one remote action
 /// `hello`, the entry point, the descriptor, `NAME.json`, the module manifest naming the
-/// release build of the library, and a `.gitignore` for the build folder.
+/// release build of the library, and a `.gitignore` for the build folder. With `--uses KIT`,
+/// the plugin depends on the contract library package at `KIT` and requires it; with
+/// `--contract`, the package is a contract library instead (``ContractScaffold``).
 enum PluginScaffold {
-  static func write(name: String, to directory: String, apiary: String?) -> Int32 {
+  /// What the package is: a plugin (using a contract library, or none), or a contract library.
+  enum Kind {
+    case plugin(uses: ContractScaffold.Package?)
+    case contract
+  }
+
+  static func write(name: String, to directory: String, apiary: String?, kind: Kind) -> Int32 {
     guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
       name.unicodeScalars.allSatisfy({
         $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
@@ -41,10 +49,10 @@ enum PluginScaffold {
           + Self.header)
       return ExitStatus.failure
     }
-    let files = FileManager.default
+    let manager = FileManager.default
     // SwiftPM refuses two targets of one name in a package graph.
     let taken = [name, name + "Descriptor"].first { target in
-      files.fileExists(
+      manager.fileExists(
         atPath: URL(fileURLWithPath: apiary).appendingPathComponent("Sources/\(target)").path)
     }
     if let taken {
@@ -53,14 +61,18 @@ enum PluginScaffold {
           + "already has; choose another name")
       return ExitStatus.failure
     }
-    guard !files.fileExists(atPath: directory) else {
+    guard !manager.fileExists(atPath: directory) else {
       StandardError.print("error: \(directory) already exists; choose another DIR")
       return ExitStatus.failure
     }
+    let files =
+      kind.isContract
+      ? ContractScaffold.contents(name: name, apiary: apiary)
+      : contents(name: name, apiary: apiary, uses: kind.usedContract)
     do {
-      for (path, text) in contents(name: name, apiary: apiary) {
+      for (path, text) in files {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
-        try files.createDirectory(
+        try manager.createDirectory(
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
       }
@@ -68,13 +80,21 @@ enum PluginScaffold {
       StandardError.print("error: cannot write \(directory): \(FileFailure.reason(error))")
       return ExitStatus.failure
     }
-    Output.out(
-      lines: """
-        wrote plugin package \(name) in \(directory)
-        build it:   swift build -c release --package-path \(directory)
-        load it:    add \(directory)/\(name).json to the application's "modules" (or ':load' it in 'apiary run')
-        call it:    apiary call 'SCHEME://\(name.lowercased())/hello?name=you'
-        """.split(separator: "\n").map(String.init))
+    let next =
+      kind.isContract
+      ? """
+      wrote contract library package \(name) in \(directory)
+      use it:     apiary plugin new PLUGIN --uses \(directory)
+                  (or, in a plugin package: depend on it by path, add its product '\(name)' to
+                  the plugin's target and 'requires \(name) \(ContractScaffold.range(from: ContractScaffold.version) ?? "")' to its descriptor)
+      """
+      : """
+      wrote plugin package \(name) in \(directory)
+      build it:   swift build -c release --package-path \(directory)
+      load it:    add \(directory)/\(name).json to the application's "modules" (or ':load' it in 'apiary run')
+      call it:    apiary call 'SCHEME://\(name.lowercased())/hello?name=you'
+      """
+    Output.out(lines: next.split(separator: "\n").map(String.init))
     return ExitStatus.success
   }
 
@@ -93,7 +113,7 @@ enum PluginScaffold {
   }
 
   /// The file that tells the Apiary package's directory.
-  private static let header = "Sources/ApiaryPlugin/include/ApiaryPlugin.h"
+  static let header = "Sources/ApiaryPlugin/include/ApiaryPlugin.h"
 
   /// The Swift toolchain's modules a plugin name could spell (on Linux and Apple platforms): a
   /// target of that name does not build ("circular dependency between modules 'Dispatch' and
@@ -106,19 +126,32 @@ enum PluginScaffold {
     "XCTest", "os",
   ]
 
-  private static func isApiaryPackage(_ directory: String) -> Bool {
+  static func isApiaryPackage(_ directory: String) -> Bool {
     FileManager.default.fileExists(
       atPath: URL(fileURLWithPath: directory).appendingPathComponent(header).path)
   }
 
   /// `path` from the working directory, since the package's manifest resolves a relative
   /// dependency path from its own directory.
-  private static func absolute(_ path: String) -> String {
+  static func absolute(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
-  static func contents(name: String, apiary: String) -> [(String, String)] {
+  static func contents(name: String, apiary: String, uses kit: ContractScaffold.Package? = nil)
+    -> [(String, String)]
+  {
     let lower = name.lowercased()
+    let kitDependency = kit.map { ", .package(path: \(WrapperGenerator.literal($0.path)))" } ?? ""
+    let kitProduct =
+      kit.map {
+        ", .product(name: \(WrapperGenerator.literal($0.name)), package: "
+          + "\(WrapperGenerator.literal($0.identity)))"
+      } ?? ""
+    let kitImport = kit.map { "import \($0.name)\n" } ?? ""
+    let greeting =
+      kit.map { "\($0.name).Greeting(to: try params.string(\"name\"), from: \"\(name)\").text" }
+      ?? "\"Hello, \\(try params.string(\"name\")), from \(name)\""
+    let requires = kit.map { "\n  \"requires \($0.name) \($0.range)\\n\"" } ?? ""
     return [
       (".gitignore", ".build/\nPackage.resolved\n"),
       (
@@ -133,9 +166,9 @@ enum PluginScaffold {
           products: [
             .library(name: "\(name)", type: .dynamic, targets: ["\(name)", "\(name)Descriptor"])
           ],
-          dependencies: [.package(name: "Apiary", path: \(WrapperGenerator.literal(apiary)))],
+          dependencies: [.package(name: "Apiary", path: \(WrapperGenerator.literal(apiary)))\(kitDependency)],
           targets: [
-            .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")]),
+            .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")\(kitProduct)]),
             .target(
               name: "\(name)Descriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
               publicHeadersPath: "."),
@@ -164,13 +197,13 @@ enum PluginScaffold {
         "Sources/\(name)/\(name)Target.swift",
         """
         import Apiary
-
+        \(kitImport)
         /// The `\(lower)` target: `hello` answers a greeting (remote: callable by URL).
         final class \(name)Target: Target {
           init(context: ModuleContext) throws {}
 
           static let actions: ActionTable<\(name)Target> = [
-            "hello": .sync { _, params in "Hello, \\(try params.string("name")), from \(name)" }
+            "hello": .sync { _, params in \(greeting) }
           ]
         }
 
@@ -199,7 +232,7 @@ enum PluginScaffold {
           "version 0.1.0\\n"
           "module \(name).\(name)Module\\n"
           "target \(name).\(name)Target\\n"
-          "requires apiary >=0.1.0 <0.2.0\\n")
+          "requires apiary >=0.1.0 <0.2.0\\n"\(requires))
 
         """
       ),
@@ -231,5 +264,18 @@ enum PluginScaffold {
         """
       ),
     ]
+  }
+}
+
+extension PluginScaffold.Kind {
+  var isContract: Bool {
+    if case .contract = self { return true }
+    return false
+  }
+
+  /// The contract library package a plugin uses, if any.
+  var usedContract: ContractScaffold.Package? {
+    if case .plugin(let uses) = self { return uses }
+    return nil
   }
 }
