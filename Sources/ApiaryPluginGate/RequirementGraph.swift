@@ -132,13 +132,37 @@ struct RequirementGraph {
                 .unmetRequirement, file: library.path, field: "requires", line: requirement.line,
                 expected: "\(name) \(requirement.range)",
                 found: "\(name) \(version) in \(place(provider))",
-                hint: "install a version of '\(name)' in that range, or widen this plugin's"
-                  + " 'requires \(name)' line to the one installed and rebuild it")))
+                hint: libraries[provider].isContract
+                  ? Self.contractHint(name, version, requirement.range)
+                  : "install a version of '\(name)' in that range, or widen this plugin's"
+                    + " 'requires \(name)' line to the one installed and rebuild it")))
         }
       }
     }
     edgeStart.append(edgeTargets.count)
     return problems
+  }
+
+  /// What to do when the copy of contract library `name` a process loads, `found`, is outside
+  /// a plugin's `range`: the process loads one copy, so its plugins must be built against
+  /// versions that agree. Which to rebuild first depends on whether `found` is newer.
+  static func contractHint(_ name: String, _ found: SemanticVersion, _ range: VersionRange)
+    -> String
+  {
+    let newer = range.comparators.contains { bound in
+      guard !bound.admits(found) else { return false }
+      switch bound.op {
+      case .less, .atMost: return true
+      case .equal: return found > bound.version
+      case .atLeast, .greater: return false
+      }
+    }
+    let thisOne =
+      "this plugin against \(name) \(found) with its line changed to 'requires \(name) ^\(found)'"
+    let thoseOnes = "the plugins that bring that copy against a version in the range"
+    return "a process loads one copy of a contract library, and the one loaded first is "
+      + (newer ? "newer" : "older") + " than this plugin's range: rebuild "
+      + (newer ? thisOne + ", or " + thoseOnes : thoseOnes + ", or " + thisOne)
   }
 
   /// Positions of library `index`'s edges in `edgeTargets` and `edgeLines`.

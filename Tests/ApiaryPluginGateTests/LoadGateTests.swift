@@ -340,8 +340,26 @@ import Testing
     #expect(result.plugins == ["a"])
     #expect(
       result.problems == [
-        "b: library '\(b)' (named in Manifests/modules/b.json: modules[0].library): field 'requires' at apiary_plugin line 9: expected NotebookKit ^2.0.0, found NotebookKit 1.0.0 in 'NotebookKit' (library '\(first)', named in DT_NEEDED 'libNotebookKit.so' of '\(a)', found through RUNPATH '$ORIGIN' = '\(fixtures.directory)/a') (install a version of 'NotebookKit' in that range, or widen this plugin's 'requires NotebookKit' line to the one installed and rebuild it)"
+        "b: library '\(b)' (named in Manifests/modules/b.json: modules[0].library): field 'requires' at apiary_plugin line 9: expected NotebookKit ^2.0.0, found NotebookKit 1.0.0 in 'NotebookKit' (library '\(first)', named in DT_NEEDED 'libNotebookKit.so' of '\(a)', found through RUNPATH '$ORIGIN' = '\(fixtures.directory)/a') (a process loads one copy of a contract library, and the one loaded first is older than this plugin's range: rebuild the plugins that bring that copy against a version in the range, or this plugin against NotebookKit 1.0.0 with its line changed to 'requires NotebookKit ^1.0.0')"
       ])
+  }
+
+  /// A contract library's incompatible bump: the copy loaded first is 2.0.0, and this plugin
+  /// was built against 1.x. The fix named first is to rebuild this one.
+  @Test func aNewerContractLibraryThanARangeAllowsSaysWhatToRebuild() throws {
+    _ = try notebookKit(in: "a", version: "2.0.0")
+    _ = try notebookKit(in: "b", version: "1.0.0")
+    let a = try plugin("a", in: "a", flags: linkingNotebookKit("a"))
+    let b = try plugin(
+      "b", in: "b", requires: ["NotebookKit >=1.0.0 <2.0.0"], flags: linkingNotebookKit("b"))
+    let result = gate([candidate("a", a), candidate("b", b)])
+    #expect(result.plugins == ["a"])
+    #expect(
+      result.problems.first?.hasSuffix(
+        "(a process loads one copy of a contract library, and the one loaded first is newer "
+          + "than this plugin's range: rebuild this plugin against NotebookKit 2.0.0 with its "
+          + "line changed to 'requires NotebookKit ^2.0.0', or the plugins that bring that copy "
+          + "against a version in the range)") == true, "\(result.problems)")
   }
 
   // MARK: Across plugins
