@@ -82,34 +82,12 @@ enum ContractScaffold {
   }
 
   static func contents(name: String, apiary: String) -> [(String, String)] {
-    [
-      (".gitignore", ".build/\nPackage.resolved\n"),
-      (
-        "Package.swift",
-        """
-        // swift-tools-version:6.0
-        import PackageDescription
+    let summary = """
+      /// A contract library: the types the plugins that use it share. A shared library loaded
+      /// once, so each of its types is one type in the whole process.
 
-        /// A contract library: the types the plugins that use it share. A shared library loaded
-        /// once, so each of its types is one type in the whole process.
-        let package = Package(
-          name: "\(name)",
-          platforms: [.macOS(.v15)],
-          products: [
-            .library(name: "\(name)", type: .dynamic, targets: ["\(name)", "\(name)Descriptor"])
-          ],
-          dependencies: [.package(name: "Apiary", path: \(WrapperGenerator.literal(apiary)))],
-          targets: [
-            .target(name: "\(name)", dependencies: [.product(name: "Apiary", package: "Apiary")]),
-            .target(
-              name: "\(name)Descriptor", dependencies: [.product(name: "Apiary", package: "Apiary")],
-              publicHeadersPath: "."),
-          ],
-          swiftLanguageModes: [.v6]
-        )
-
-        """
-      ),
+      """
+    return PluginScaffold.packageFiles(name: name, apiary: apiary, summary: summary) + [
       (
         "Sources/\(name)/\(name).swift",
         """

@@ -137,21 +137,19 @@ enum PluginScaffold {
     URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
-  static func contents(name: String, apiary: String, uses kit: ContractScaffold.Package? = nil)
-    -> [(String, String)]
-  {
-    let lower = name.lowercased()
+  /// The `.gitignore` and `Package.swift` of package `name`: one `.dynamic` library product
+  /// `name` of the targets `name` and `nameDescriptor`, depending on Apiary at `apiary` and, for
+  /// a plugin that uses one, on the contract library package `kit` by path. `summary` (doc
+  /// comment lines) goes above the package.
+  static func packageFiles(
+    name: String, apiary: String, uses kit: ContractScaffold.Package? = nil, summary: String = ""
+  ) -> [(String, String)] {
     let kitDependency = kit.map { ", .package(path: \(WrapperGenerator.literal($0.path)))" } ?? ""
     let kitProduct =
       kit.map {
         ", .product(name: \(WrapperGenerator.literal($0.name)), package: "
           + "\(WrapperGenerator.literal($0.identity)))"
       } ?? ""
-    let kitImport = kit.map { "import \($0.name)\n" } ?? ""
-    let greeting =
-      kit.map { "\($0.name).Greeting(to: try params.string(\"name\"), from: \"\(name)\").text" }
-      ?? "\"Hello, \\(try params.string(\"name\")), from \(name)\""
-    let requires = kit.map { "\n  \"requires \($0.name) \($0.range)\\n\"" } ?? ""
     return [
       (".gitignore", ".build/\nPackage.resolved\n"),
       (
@@ -160,7 +158,7 @@ enum PluginScaffold {
         // swift-tools-version:6.0
         import PackageDescription
 
-        let package = Package(
+        \(summary)let package = Package(
           name: "\(name)",
           platforms: [.macOS(.v15)],
           products: [
@@ -178,6 +176,19 @@ enum PluginScaffold {
 
         """
       ),
+    ]
+  }
+
+  static func contents(name: String, apiary: String, uses kit: ContractScaffold.Package? = nil)
+    -> [(String, String)]
+  {
+    let lower = name.lowercased()
+    let kitImport = kit.map { "import \($0.name)\n" } ?? ""
+    let greeting =
+      kit.map { "\($0.name).Greeting(to: try params.string(\"name\"), from: \"\(name)\").text" }
+      ?? "\"Hello, \\(try params.string(\"name\")), from \(name)\""
+    let requires = kit.map { "\n  \"requires \($0.name) \($0.range)\\n\"" } ?? ""
+    return packageFiles(name: name, apiary: apiary, uses: kit) + [
       (
         "Sources/\(name)/\(name)Module.swift",
         """
