@@ -290,6 +290,11 @@ struct GateRun {
         let found: Int?
         if let known = loaded(name) {
           found = known
+          if let bound = known, libraries[index].descriptor != nil {
+            let path = search ?? SearchPath(for: facts, inherited: inherited)
+            search = path
+            compareOwnCopy(of: name, boundTo: bound, neededBy: index, search: path)
+          }
         } else {
           let path = search ?? SearchPath(for: facts, inherited: inherited)
           search = path
@@ -303,6 +308,41 @@ struct GateRun {
       }
     }
     return order
+  }
+
+  /// Library `index` needs contract library `name`, which the process has bound to `bound`
+  /// (another library brought it), so the loader never opens the copy `index` was built with.
+  /// When that copy has a version whose compatible range (`^VERSION`) excludes `bound`'s, `index`
+  /// is refused: it was compiled against that version. Skipped when its own `requires` line
+  /// for `name` already excludes `bound` (the requirement check says so).
+  private mutating func compareOwnCopy(
+    of name: String, boundTo bound: Int, neededBy index: Int, search: SearchPath
+  ) {
+    guard let loaded = libraries[bound].descriptor, let boundFile = libraries[bound].identity
+    else { return }
+    let stated = libraries[index].descriptor?.requires.first { $0.name == loaded.plugin }
+    if let stated, !stated.range.contains(loaded.version) { return }
+    for path in search.candidates(for: name) {
+      guard let file = ByteFile.ifReadable(path) else { continue }
+      // The copy loaded: what plugins of one package share.
+      if file.identity.isSameFile(as: boundFile) { return }
+      guard let layout = try? ELFLayout(file), layout.machine == host.machine else { continue }
+      guard layout.descriptor >= 0,
+        let own = (try? Self.read(layout))?.descriptor, own.plugin == loaded.plugin,
+        let built = try? VersionRange("^\(own.version)"), !built.contains(loaded.version)
+      else { return }
+      libraries[index].problems.append(
+        libraries[index].annotate(
+          PluginProblem(
+            .unmetRequirement, file: libraries[index].path, field: "DT_NEEDED",
+            expected:
+              "\(loaded.plugin) \(built), as it was built against \(loaded.plugin) \(own.version) "
+              + "('\(path)')"
+              + (stated.map { " (its 'requires' line, \($0.range), is stale)" } ?? ""),
+            found: "\(loaded.plugin) \(loaded.version) ('\(libraries[bound].path)', loaded first)",
+            hint: RequirementGraph.contractHint(loaded.plugin, loaded.version, built))))
+      return
+    }
   }
 
   /// Finds `name` where the loader would; records the name as loaded when found, and returns the

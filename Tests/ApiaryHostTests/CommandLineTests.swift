@@ -121,10 +121,34 @@ import Testing
       encoding: .utf8)
     #expect(jot.contains(#""requires NotebookKit >=1.0.0 <2.0.0\n""#), "\(jot)")
 
+    // A descriptor written as one string, with a comment that quotes a module line, at a
+    // pre-release version.
+    let beta = directory.appendingPathComponent("BetaKit")
+    try files.copyItem(at: directory.appendingPathComponent("TagKit"), to: beta)
+    try #"""
+    #include <ApiaryPlugin.h>
+    // Not a "module X" line, /* nor "target Y" */
+    APIARY_PLUGIN("plugin TagKit\nversion 1.0.0-beta\nrequires apiary >=0.1.0 <0.2.0\n")
+    """#.write(
+      to: beta.appendingPathComponent("Sources/TagKitDescriptor/descriptor.c"), atomically: true,
+      encoding: .utf8)
+    let early = try HostProcess.run(["plugin", "new", "Early", "--uses", "BetaKit"], in: directory)
+    #expect(early.status == 0, "\(early.stderr)")
+    let earlyDescriptor = try String(
+      contentsOf: directory.appendingPathComponent("Early/Sources/EarlyDescriptor/descriptor.c"),
+      encoding: .utf8)
+    #expect(earlyDescriptor.contains(#""requires TagKit >=1.0.0-beta <2.0.0\n""#))
+
     for (arguments, message) in [
       (["Bad", "--uses", "Nowhere"], "error: --uses Nowhere: no Package.swift there"),
+      (
+        ["TagKitDescriptor", "--uses", "TagKit"],
+        "error: --uses \(kitPath): plugin name 'TagKitDescriptor' makes a target 'TagKitDescriptor'"
+      ),
+      (["tagkit", "Bad", "--uses", "TagKit"], "error: --uses \(kitPath): plugin name 'tagkit'"),
+      (["Bad", "x/tagkit", "--uses", "TagKit"], "error: --uses \(kitPath): the plugin's folder"),
       (["Bad", "--uses", "Tags"], "error: --uses Tags: 'Tags' is a plugin, not a contract"),
-      (["TagKit", "Again", "--uses", "TagKit"], "error: --uses TagKit: the contract library is"),
+      (["TagKit", "Again", "--uses", "TagKit"], "error: --uses \(kitPath): plugin name 'TagKit'"),
       (["Bad", "--uses", "TagKit", "--contract"], "error: --contract and --uses: a contract"),
     ] {
       let refused = try HostProcess.run(["plugin", "new"] + arguments, in: directory)

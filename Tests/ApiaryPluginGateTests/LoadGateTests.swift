@@ -344,6 +344,34 @@ import Testing
       ])
   }
 
+  /// A plugin whose own copy of a contract library (the one it was built against) is of a
+  /// version the copy loaded first is not compatible with: refused, even with a `requires` line
+  /// that admits the loaded copy (stale: left as it was before the rebuild). A compatible
+  /// newer copy loaded first is accepted.
+  @Test(arguments: [[], ["NotebookKit >=1.0.0 <2.0.0"]])
+  func aPluginBuiltAgainstAnotherCopyOfAContractLibrarySaysSo(requires: [String]) throws {
+    let first = try notebookKit(in: "a", version: "1.0.0")
+    let own = try notebookKit(in: "b", version: "2.0.0")
+    let a = try plugin("a", in: "a", flags: linkingNotebookKit("a"))
+    let b = try plugin("b", in: "b", requires: requires, flags: linkingNotebookKit("b"))
+    let result = gate([candidate("a", a), candidate("b", b)])
+    #expect(result.plugins == ["a"])
+    let stale = requires.isEmpty ? "" : " (its 'requires' line, >=1.0.0 <2.0.0, is stale)"
+    #expect(
+      result.problems == [
+        "b: library '\(b)' (named in Manifests/modules/b.json: modules[0].library): field 'DT_NEEDED': expected NotebookKit ^2.0.0, as it was built against NotebookKit 2.0.0 ('\(own)')\(stale), found NotebookKit 1.0.0 ('\(first)', loaded first) (a process loads one copy of a contract library, and the one loaded first is older than this plugin's range: rebuild the plugins that bring that copy against a version in the range, or this plugin against NotebookKit 1.0.0 with its line changed to 'requires NotebookKit ^1.0.0')"
+      ])
+  }
+
+  @Test func aCompatibleNewerCopyLoadedFirstIsUsed() throws {
+    _ = try notebookKit(in: "a", version: "1.2.0")
+    _ = try notebookKit(in: "b", version: "1.0.0")
+    let a = try plugin("a", in: "a", flags: linkingNotebookKit("a"))
+    let b = try plugin("b", in: "b", flags: linkingNotebookKit("b"))
+    let result = gate([candidate("a", a), candidate("b", b)])
+    #expect(result.plugins == ["a", "b"], "\(result.problems)")
+  }
+
   /// A contract library's incompatible bump: the copy loaded first is 2.0.0, and this plugin
   /// was built against 1.x. The fix named first is to rebuild this one.
   @Test func aNewerContractLibraryThanARangeAllowsSaysWhatToRebuild() throws {

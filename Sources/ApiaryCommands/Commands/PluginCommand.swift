@@ -52,8 +52,9 @@ enum PluginCommand: HostCommand {
       case (false, let kit?):
         do throws(UsageError) {
           let contract = try ContractScaffold.package(at: kit)
-          guard contract.name != words[1] else {
-            throw UsageError("--uses \(kit): the contract library is named '\(words[1])' too")
+          let directory = words.count == 3 ? words[2] : words[1]
+          if let clash = ContractScaffold.clash(plugin: words[1], in: directory, with: contract) {
+            throw UsageError(clash)
           }
           kind = .plugin(uses: contract)
         } catch {

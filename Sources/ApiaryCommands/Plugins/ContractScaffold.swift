@@ -1,3 +1,4 @@
+import ApiaryPluginGate
 import ApiaryTooling
 
 #if canImport(FoundationEssentials)
@@ -32,16 +33,65 @@ enum ContractScaffold {
   /// The version a scaffolded package starts at.
   static let version = "0.1.0"
 
-  /// The versions compatible with `version` by SemVer: `1.2.0` → `>=1.2.0 <2.0.0`, and, as
-  /// 0.x versions break at each minor, `0.1.0` → `>=0.1.0 <0.2.0`; nil for what is not
-  /// `MAJOR.MINOR.PATCH`.
-  static func range(from version: String) -> String? {
-    let parts = version.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-    guard parts.count == 3, let major = parts[0], let minor = parts[1], parts[2] != nil else {
-      return nil
-    }
-    let next = major > 0 ? "\(major + 1).0.0" : "0.\(minor + 1).0"
+  /// The versions compatible with `version` by SemVer, which the load gate reads: `1.2.0` →
+  /// `>=1.2.0 <2.0.0`, and, as 0.x versions break at each minor, `0.1.0` → `>=0.1.0 <0.2.0`;
+  /// nil for what is not a version.
+  static func range(from text: String) -> String? {
+    guard let version = try? SemanticVersion(text) else { return nil }
+    let next = version.major > 0 ? "\(version.major + 1).0.0" : "0.\(version.minor + 1).0"
     return ">=\(version) <\(next)"
+  }
+
+  /// The lines of a descriptor written in C: its string literals joined, outside comments, and
+  /// split at each `\n` escape. `APIARY_PLUGIN("plugin X\n" "version 1.0.0\n")` has the lines
+  /// `plugin X` and `version 1.0.0`.
+  static func descriptorLines(_ source: String) -> [Substring] {
+    var text = ""
+    var (inString, escaped, previous) = (false, false, Character(" "))
+    var comment: Character?  // "/" for a line comment, "*" for a block comment
+    for character in source {
+      defer { previous = character }
+      switch (comment, inString) {
+      case ("/"?, _): if character == "\n" { comment = nil }
+      case ("*"?, _): if previous == "*" && character == "/" { comment = nil }
+      case (_, true) where escaped:
+        text.append(character == "n" ? "\n" : character)
+        escaped = false
+      case (_, true):
+        if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        } else {
+          text.append(character)
+        }
+      default:
+        if character == "\"" {
+          inString = true
+        } else if previous == "/" && (character == "/" || character == "*") {
+          comment = character
+        }
+      }
+    }
+    return text.split(separator: "\n")
+  }
+
+  /// Why a plugin `name` in `directory` cannot use `kit`: SwiftPM refuses two targets of one
+  /// name in a package graph, and names a package by its folder, whatever the case.
+  static func clash(plugin name: String, in directory: String, with kit: Package) -> String? {
+    let theirs = [kit.name, kit.name + "Descriptor"]
+    if let target = [name, name + "Descriptor"].first(where: { mine in
+      theirs.contains { $0.lowercased() == mine.lowercased() }
+    }) {
+      return "--uses \(kit.path): plugin name '\(name)' makes a target '\(target)', which the "
+        + "contract library package has too; choose another name"
+    }
+    let folder = URL(fileURLWithPath: PluginScaffold.absolute(directory)).lastPathComponent
+    guard folder.lowercased() != kit.identity.lowercased() else {
+      return "--uses \(kit.path): the plugin's folder '\(folder)' has the contract library "
+        + "package's folder name, which SwiftPM names both packages by; choose another DIR"
+    }
+    return nil
   }
 
   /// The contract library package at `directory` (`--uses`), or why it is not one.
@@ -64,18 +114,18 @@ enum ContractScaffold {
       )
     }
     let descriptor = sources.appendingPathComponent("\(name)Descriptor/descriptor.c")
-    // The descriptor's C string pieces: `"version 0.1.0\n"` is `version 0.1.0\n`.
-    let pieces = ((try? String(contentsOf: descriptor, encoding: .utf8)) ?? "")
-      .split(separator: "\"").map { $0.prefix { $0 != "\\" } }
-    if pieces.contains(where: { $0.hasPrefix("module ") || $0.hasPrefix("target ") }) {
+    let lines = descriptorLines((try? String(contentsOf: descriptor, encoding: .utf8)) ?? "")
+    if lines.contains(where: { $0.hasPrefix("module ") || $0.hasPrefix("target ") }) {
       throw UsageError(
         "--uses \(directory): '\(name)' is a plugin, not a contract library: its descriptor "
           + "exports modules or targets")
     }
-    let version = pieces.first { $0.hasPrefix("version ") }.map { String($0.dropFirst(8)) }
+    let version = lines.first { $0.hasPrefix("version ") }.map { String($0.dropFirst(8)) }
     guard let version, let range = range(from: version) else {
       throw UsageError(
-        "--uses \(directory): no 'version MAJOR.MINOR.PATCH' line in \(descriptor.path)")
+        "--uses \(directory): "
+          + (version.map { "'version \($0)' is not a SemVer version" } ?? "no 'version' line")
+          + " in \(descriptor.path)")
     }
     let identity = URL(fileURLWithPath: path).lastPathComponent
     return Package(name: name, path: path, identity: identity, range: range)
