@@ -353,6 +353,15 @@ import Testing
       return nil
     }
     #expect(attempts == [1, 2])
+    // The failed restart is told, with why, before the next is scheduled.
+    let failures = log.events.compactMap { event -> String? in
+      if case .restartFailed(let attempt, let reason) = event { return "\(attempt): \(reason)" }
+      return nil
+    }
+    #expect(
+      failures == [
+        "1: \(ChildSpawnError(executable: "/bin/sh", step: "posix_spawn", errno: ENOENT))"
+      ])
     #expect(log.events.last.map { if case .started(_, 2) = $0 { true } else { false } } == true)
     #expect(supervisor.status.restarts == 2)
     await supervisor.stop(grace: .zero)

@@ -47,6 +47,9 @@ package enum ProcessSupervision {
   /// apiary: module 'notes' running again: pid 4250 (restart 1)
   /// ```
   ///
+  /// and a restart whose child does not come up, before the next restart or the end:
+  /// `apiary: restart 1 of 'notes' failed: module 'notes' (pid 4250): exited with status 7`.
+  ///
   /// Both numbers are the child's ``SupervisorStatus/restarts``, as `:modules` shows it; a
   /// `:restart` starts it again, so its new child is announced by the command, not here.
   package static func supervise(
@@ -75,6 +78,8 @@ package enum ProcessSupervision {
           crashed(crash)
         case .restarting(let attempt, let delay):
           say("restarting '\(module)' in \(delay) (restart \(attempt) of \(restart.maxRestarts))")
+        case .restartFailed(let attempt, let reason):
+          say("restart \(attempt) of '\(module)' failed: \(reason)")
         case .gaveUp(let reason):
           gaveUp(module, reason)
         }

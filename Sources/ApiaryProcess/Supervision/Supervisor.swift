@@ -342,6 +342,7 @@ package actor Supervisor {
       adopt(child)
     } catch {
       guard generation == expected else { return }
+      onEvent(.restartFailed(attempt: status.restarts, reason: "\(error)"))
       scheduleRestart(after: "it did not start again: \(error)")
     }
   }

@@ -10,6 +10,9 @@ package enum SupervisorEvent: Sendable, Hashable {
   /// A restart is scheduled after `delay`; `attempt` is ``SupervisorStatus/restarts`` with this
   /// restart counted, from 1 after a first start or a `:restart`.
   case restarting(attempt: Int, delay: Duration)
+  /// Restart `attempt` did not bring a child up, for `reason`; another restart or the end
+  /// follows.
+  case restartFailed(attempt: Int, reason: String)
   /// No restart will come: mark the module failed, for this reason.
   case gaveUp(reason: String)
 }
